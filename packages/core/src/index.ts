@@ -1,0 +1,24 @@
+export { defineTool } from './tool.js';
+export type { AnySchema, AnyTool, Progress, Tool, ToolAnnotations, ToolContext, ToolLogger, ToolResult } from './tool.js';
+export { API_VERSION, definePlugin } from './plugin.js';
+export type { AnyPlugin, Plugin, PluginHostInfo, PluginTools } from './plugin.js';
+export { ToolRegistry } from './registry.js';
+export type {
+  Approval,
+  ApproveHook,
+  DeferredTool,
+  DispatchOptions,
+  RegisteredTool,
+  RegisterOptions,
+  RegistryOptions,
+} from './registry.js';
+export { describeTool, sameDefinition } from './definition.js';
+export type { ToolDefinition } from './definition.js';
+export type { JsonSchema } from './json-schema.js';
+export { ERROR_CODES } from './outcome.js';
+export type { CallError, ErrorCode, FailureOutcome, Outcome, SuccessOutcome, ToolCall } from './outcome.js';
+export type { CallIssue } from './issues.js';
+export type { ToolEvent, ToolEventListener } from './events.js';
+export { ToolError } from './tool-error.js';
+export type { ToolErrorCode } from './tool-error.js';
+export { isToolName, TOOL_NAME_PATTERN } from './name.js';

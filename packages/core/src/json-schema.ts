@@ -1,0 +1,37 @@
+import { toJsonSchema } from '@valibot/to-json-schema';
+import type { AnySchema } from './tool.js';
+
+export type JsonSchema = { [key: string]: unknown };
+
+/**
+ * Convert a tool's schema to the JSON Schema a model sees. Throws (with the
+ * tool's name and the converter's reason) when the schema has no JSON form,
+ * so a tool that could never be described is refused at registration.
+ */
+export function toolJsonSchema(
+  schema: AnySchema,
+  mode: 'input' | 'output',
+  toolName: string,
+): JsonSchema {
+  let converted: JsonSchema;
+  try {
+    // typeMode: a model sends the schema's input type (before transforms) and
+    // reads the output type (after them).
+    converted = toJsonSchema(schema as Parameters<typeof toJsonSchema>[0], { typeMode: mode }) as JsonSchema;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TypeError(
+      `Tool "${toolName}": its ${mode} schema cannot be converted to JSON Schema: ${reason} ` +
+        `Use schemas with a JSON form, or move the check into the handler.`,
+    );
+  }
+  // The draft marker means nothing to model APIs and some reject unknown keys.
+  const { $schema: _draft, ...rest } = converted;
+  if (mode === 'input' && rest.type !== 'object') {
+    throw new TypeError(
+      `Tool "${toolName}": its input schema must describe an object (got ${JSON.stringify(rest.type ?? 'no type')}); ` +
+        `model APIs only send named arguments. Wrap it, e.g. v.object({ value: ... }).`,
+    );
+  }
+  return rest;
+}

@@ -1,0 +1,42 @@
+import type * as v from 'valibot';
+import type { AnySchema, AnyTool } from './tool.js';
+
+/**
+ * The plugin API this core speaks. A host refuses plugins that state another
+ * version rather than trusting npm peer ranges (which users can override).
+ */
+export const API_VERSION = 1;
+
+/** What a plugin's tool factory learns about the host it is loaded into. */
+export interface PluginHostInfo {
+  /** The project root the host was started in. */
+  cwd: string;
+}
+
+export type PluginTools<TOptions> =
+  | readonly AnyTool[]
+  | ((options: TOptions, host: PluginHostInfo) => readonly AnyTool[] | Promise<readonly AnyTool[]>);
+
+export interface Plugin<TOptionsSchema extends AnySchema | undefined = AnySchema | undefined> {
+  readonly name: string;
+  readonly apiVersion: number;
+  /** Host-side configuration (paths, credentials, limits); never shown to a model. */
+  readonly options?: TOptionsSchema;
+  readonly tools: PluginTools<TOptionsSchema extends AnySchema ? v.InferOutput<TOptionsSchema> : undefined>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyPlugin = Plugin<any>;
+
+/** Define a plugin: the default export of a tool plugin package. */
+export function definePlugin<TOptionsSchema extends AnySchema | undefined = undefined>(
+  plugin: Plugin<TOptionsSchema>,
+): Plugin<TOptionsSchema> {
+  if (typeof plugin?.name !== 'string' || plugin.name.length === 0) {
+    throw new TypeError('definePlugin: "name" must be a non-empty string (use the package name).');
+  }
+  if (!Number.isInteger(plugin.apiVersion)) {
+    throw new TypeError(`definePlugin(${plugin.name}): "apiVersion" must be an integer; this core speaks ${API_VERSION}.`);
+  }
+  return plugin;
+}

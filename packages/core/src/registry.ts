@@ -1,0 +1,388 @@
+import * as v from 'valibot';
+import { checkDefinition, checkTimeout, copyDefinition, describeTool, sameDefinition, type ToolDefinition } from './definition.js';
+import { EventHub, type ToolEventListener } from './events.js';
+import { formatPath, summarizeIssues, toCallIssues, type CallIssue } from './issues.js';
+import { findNonJsonValue } from './json-value.js';
+import type { CallError, Outcome, ToolCall } from './outcome.js';
+import { describeThrown } from './thrown.js';
+import { ToolError } from './tool-error.js';
+import type { AnyTool, Progress, ToolContext, ToolLogger } from './tool.js';
+
+/** Ask before a call runs: true to allow, false or `{approved: false, reason}` to deny. */
+export type Approval = boolean | { approved: boolean; reason?: string };
+export type ApproveHook = (
+  call: { callId: string; name: string; input: unknown },
+  tool: ToolDefinition,
+) => Approval | Promise<Approval>;
+
+export interface RegistryOptions {
+  /** Asked before every call (after its input is valid); a denial is a `denied` outcome. */
+  approve?: ApproveHook;
+  /** Receives what handlers log through `ctx.log`, with tool name and call id. */
+  logger?: ToolLogger;
+  /** Timeout for tools that set none. */
+  timeoutMs?: number;
+}
+
+export interface DispatchOptions {
+  signal?: AbortSignal;
+  /** Overrides the tool's own timeout for this call. */
+  timeoutMs?: number;
+  /** Overrides the registry's approval hook for this call. */
+  approve?: ApproveHook;
+}
+
+export interface RegisterOptions {
+  /** Where the tool came from (e.g. `@toolshed/tool-echo@1.0.0`), named in errors and listings. */
+  origin?: string;
+}
+
+/** A tool known by its definition whose code is loaded on first dispatch. */
+export interface DeferredTool {
+  definition: ToolDefinition;
+  timeoutMs?: number;
+  /** Loads the tool; its definition must match the one given here. */
+  load(): Promise<AnyTool>;
+}
+
+/** A registered tool as a caller may see it: data only, never the handler. */
+export interface RegisteredTool {
+  definition: ToolDefinition;
+  origin?: string;
+  timeoutMs?: number;
+  loaded: boolean;
+}
+
+interface Entry {
+  definition: ToolDefinition;
+  origin: string | undefined;
+  timeoutMs: number | undefined;
+  tool: AnyTool | undefined;
+  load: (() => Promise<AnyTool>) | undefined;
+  loading: Promise<AnyTool> | undefined;
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+const SILENT: ToolLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+class StopSignal {
+  constructor(
+    readonly code: 'timeout' | 'aborted',
+    readonly message: string,
+  ) {}
+}
+
+function scopedLogger(logger: ToolLogger, tool: string, callId: string): ToolLogger {
+  const at = (level: keyof ToolLogger) => (message: string, data?: unknown) =>
+    logger[level](`[${tool} ${callId}] ${message}`, data);
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+function newCallId(): string {
+  return `call_${globalThis.crypto.randomUUID()}`;
+}
+
+/**
+ * Holds tools, tells models about them, and runs calls to structured outcomes.
+ * `dispatch` never throws or rejects for anything a call can contain.
+ */
+export class ToolRegistry {
+  #entries = new Map<string, Entry>();
+  #sealed = false;
+  #options: RegistryOptions;
+  #events: EventHub;
+
+  constructor(options: RegistryOptions = {}) {
+    if (options.timeoutMs !== undefined) checkTimeout('(registry default)', options.timeoutMs);
+    this.#options = options;
+    this.#events = new EventHub((error) =>
+      (options.logger ?? SILENT).warn(`an event subscriber threw: ${describeThrown(error)}`),
+    );
+  }
+
+  /** Add a tool. Throws at once on a bad or duplicate name, a bad shape, or an unconvertible schema. */
+  register(tool: AnyTool, options: RegisterOptions = {}): this {
+    this.#assertOpen(tool?.name);
+    const definition = describeTool(tool, options.origin);
+    this.#add(definition, options.origin, {
+      timeoutMs: tool.timeoutMs,
+      tool,
+      load: undefined,
+    });
+    return this;
+  }
+
+  /** Add a tool known by its definition (e.g. a plugin manifest); its code loads on first dispatch. */
+  registerDeferred(deferred: DeferredTool, options: RegisterOptions = {}): this {
+    this.#assertOpen(deferred?.definition?.name);
+    const definition = checkDefinition(deferred.definition, options.origin);
+    if (typeof deferred.load !== 'function') {
+      throw new TypeError(`Tool "${definition.name}": a deferred tool needs a load() function.`);
+    }
+    this.#add(definition, options.origin, {
+      timeoutMs: checkTimeout(definition.name, deferred.timeoutMs),
+      tool: undefined,
+      load: deferred.load,
+    });
+    return this;
+  }
+
+  /** After seal(), register() throws: the set of tools a model was shown cannot change under it. */
+  seal(): this {
+    this.#sealed = true;
+    return this;
+  }
+
+  get sealed(): boolean {
+    return this.#sealed;
+  }
+
+  has(name: string): boolean {
+    return this.#entries.has(name);
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    const entry = this.#entries.get(name);
+    if (!entry) return undefined;
+    const snapshot: RegisteredTool = { definition: copyDefinition(entry.definition), loaded: entry.tool !== undefined };
+    if (entry.origin !== undefined) snapshot.origin = entry.origin;
+    if (entry.timeoutMs !== undefined) snapshot.timeoutMs = entry.timeoutMs;
+    return snapshot;
+  }
+
+  /** What a model sees: fresh copies, in registration order. */
+  list(): ToolDefinition[] {
+    return [...this.#entries.values()].map((entry) => copyDefinition(entry.definition));
+  }
+
+  /** Receive `call.start`, `call.progress` and `call.end` events. Returns an unsubscribe function. */
+  subscribe(listener: ToolEventListener): () => void {
+    return this.#events.subscribe(listener);
+  }
+
+  /** Run one call. Resolves to an outcome; never rejects for anything in the call. */
+  dispatch(call: ToolCall, options: DispatchOptions = {}): Promise<Outcome> {
+    if (options.timeoutMs !== undefined) checkTimeout('(dispatch option)', options.timeoutMs);
+    return this.#dispatch(call, options);
+  }
+
+  #assertOpen(name: unknown): void {
+    if (this.#sealed) {
+      throw new Error(`Cannot register tool ${JSON.stringify(name)}: the registry is sealed. Register every tool before seal().`);
+    }
+  }
+
+  #add(definition: ToolDefinition, origin: string | undefined, rest: Pick<Entry, 'timeoutMs' | 'tool' | 'load'>): void {
+    const existing = this.#entries.get(definition.name);
+    if (existing) {
+      throw new Error(
+        `Duplicate tool name "${definition.name}": registered from ${existing.origin ?? 'code'} ` +
+          `and again from ${origin ?? 'code'}. Rename one of them.`,
+      );
+    }
+    this.#entries.set(definition.name, { definition, origin, loading: undefined, ...rest });
+  }
+
+  async #load(entry: Entry): Promise<AnyTool> {
+    if (entry.tool) return entry.tool;
+    entry.loading ??= (async () => {
+      const tool = await entry.load!();
+      const definition = describeTool(tool, entry.origin);
+      if (!sameDefinition(definition, entry.definition)) {
+        throw new Error(
+          `the code of tool "${entry.definition.name}"${entry.origin ? ` (${entry.origin})` : ''} does not match its manifest; rebuild the plugin so its manifest is regenerated`,
+        );
+      }
+      entry.tool = tool;
+      return tool;
+    })();
+    return entry.loading;
+  }
+
+  async #dispatch(call: ToolCall, options: DispatchOptions): Promise<Outcome> {
+    const started = performance.now();
+    // Read the call once: a model's payload is data, but a harness may pass anything.
+    let name: string;
+    let input: unknown;
+    let callId: string;
+    try {
+      name = typeof call?.name === 'string' ? call.name : String(call?.name);
+      input = call?.input;
+      callId = typeof call?.callId === 'string' && call.callId !== '' ? call.callId : newCallId();
+    } catch {
+      name = '(unreadable)';
+      input = undefined;
+      callId = newCallId();
+    }
+    const events = this.#events.active ? this.#events : undefined;
+    events?.emit({ type: 'call.start', callId, name, input, at: Date.now() });
+    let ended = false;
+    const finish = (outcome: Outcome): Outcome => {
+      ended = true;
+      events?.emit({ type: 'call.end', callId, name, outcome, at: Date.now() });
+      return outcome;
+    };
+    const fail = (error: CallError): Outcome =>
+      finish({ ok: false, callId, name, input, durationMs: performance.now() - started, error });
+
+    const entry = this.#entries.get(name);
+    if (!entry) return fail({ code: 'unknown_tool', message: this.#unknownToolMessage(name) });
+
+    const { signal } = options;
+    if (signal?.aborted) return fail(abortedError(name, signal));
+
+    const nonJson = findNonJsonValue(input);
+    if (nonJson) {
+      const issue: CallIssue = {
+        path: nonJson.path,
+        at: formatPath(name, nonJson.path),
+        message: `expected ${nonJson.expected}, received ${nonJson.received}`,
+      };
+      return fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', [issue]), issues: [issue] });
+    }
+
+    let tool: AnyTool;
+    try {
+      tool = await this.#load(entry);
+    } catch (error) {
+      return fail({ code: 'execution_failed', message: `Tool "${name}" could not be loaded: ${describeThrown(error)}` });
+    }
+
+    const parsed = tool.input.async ? await v.safeParseAsync(tool.input, input) : v.safeParse(tool.input, input);
+    if (!parsed.success) {
+      const issues = toCallIssues(name, parsed.issues);
+      return fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', issues), issues });
+    }
+
+    const approve = options.approve ?? this.#options.approve;
+    if (approve) {
+      const denial = await askApproval(approve, { callId, name, input: parsed.output }, entry.definition);
+      if (denial !== undefined) return fail({ code: 'denied', message: denial });
+      if (signal?.aborted) return fail(abortedError(name, signal));
+    }
+
+    const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? this.#options.timeoutMs;
+    const controller = timeoutMs !== undefined || signal ? new AbortController() : undefined;
+    const logger = this.#options.logger;
+    const ctx: ToolContext = {
+      callId,
+      toolName: name,
+      signal: controller?.signal ?? NEVER_ABORTED,
+      log: logger ? scopedLogger(logger, name, callId) : SILENT,
+      report: (progress: Progress) => {
+        if (ended || !events) return;
+        events.emit({ type: 'call.progress', callId, name, progress: { ...progress }, at: Date.now() });
+      },
+    };
+
+    let output: unknown;
+    try {
+      const running = tool.run(parsed.output, ctx);
+      output = controller ? await settleOrStop(running, controller, name, timeoutMs, signal) : await running;
+    } catch (error) {
+      if (error instanceof StopSignal) return fail({ code: error.code, message: error.message });
+      return fail(handlerError(name, error));
+    }
+
+    if (tool.output) {
+      const checked = tool.output.async ? await v.safeParseAsync(tool.output, output) : v.safeParse(tool.output, output);
+      if (!checked.success) {
+        const issues = toCallIssues(name, checked.issues);
+        return fail({
+          code: 'invalid_output',
+          message: summarizeIssues(`${name} returned output that breaks its own output schema (a fault in the tool, not in your call) at`, issues),
+          issues,
+        });
+      }
+      output = checked.output;
+    }
+    return finish({ ok: true, callId, name, input, output, durationMs: performance.now() - started });
+  }
+
+  #unknownToolMessage(name: string): string {
+    const names = [...this.#entries.keys()];
+    const available = names.length === 0 ? 'no tools are registered' : `available tools: ${names.slice(0, 50).join(', ')}${names.length > 50 ? ', ...' : ''}`;
+    return `Unknown tool ${JSON.stringify(name)}; ${available}.`;
+  }
+}
+
+function abortedError(name: string, signal: AbortSignal): CallError {
+  const reason = signal.reason instanceof Error ? signal.reason.message : typeof signal.reason === 'string' ? signal.reason : '';
+  const why = reason && !/aborted/i.test(reason) ? ` (${reason})` : '';
+  return { code: 'aborted', message: `The call to ${name} was cancelled by the caller${why}.` };
+}
+
+function handlerError(name: string, error: unknown): CallError {
+  if (error instanceof ToolError) {
+    const out: CallError = { code: error.code, message: error.message };
+    if (error.issues) out.issues = error.issues;
+    return out;
+  }
+  return { code: 'execution_failed', message: `${name} failed: ${describeThrown(error)}` };
+}
+
+/** Undefined when approved, else the denial message. */
+async function askApproval(
+  approve: ApproveHook,
+  call: { callId: string; name: string; input: unknown },
+  definition: ToolDefinition,
+): Promise<string | undefined> {
+  let answer: Approval;
+  try {
+    answer = await approve(call, copyDefinition(definition));
+  } catch (error) {
+    return `The call to ${call.name} was denied: the approval check failed (${describeThrown(error)}).`;
+  }
+  const approved = typeof answer === 'object' && answer !== null ? answer.approved === true : answer === true;
+  if (approved) return undefined;
+  const reason = typeof answer === 'object' && answer !== null && answer.reason ? `: ${answer.reason}` : '';
+  return `The call to ${call.name} was denied${reason}. Do not retry it unchanged; ask the user or take another approach.`;
+}
+
+/**
+ * Wait for the handler, but give up at once on timeout or caller abort:
+ * a handler that ignores its signal must not hold the caller.
+ */
+function settleOrStop(
+  running: unknown,
+  controller: AbortController,
+  name: string,
+  timeoutMs: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = (reason: StopSignal, abortReason: unknown) => {
+      cleanup();
+      controller.abort(abortReason);
+      reject(reason);
+    };
+    const onAbort = () => stop(abortedStop(name, signal!), signal!.reason);
+    const cleanup = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    if (timeoutMs !== undefined) {
+      timer = setTimeout(() => {
+        const message = `${name} did not finish within ${timeoutMs} ms and was stopped. Try a smaller request, or retry later.`;
+        stop(new StopSignal('timeout', message), new DOMException(message, 'TimeoutError'));
+      }, timeoutMs);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve(running).then(
+      (value) => {
+        cleanup();
+        resolve(value);
+      },
+      (error: unknown) => {
+        cleanup();
+        reject(error);
+      },
+    );
+  });
+}
+
+function abortedStop(name: string, signal: AbortSignal): StopSignal {
+  const { code, message } = abortedError(name, signal) as { code: 'aborted'; message: string };
+  return new StopSignal(code, message);
+}
