@@ -22,3 +22,4 @@ export type { ToolEvent, ToolEventListener } from './events.js';
 export { ToolError } from './tool-error.js';
 export type { ToolErrorCode } from './tool-error.js';
 export { isToolName, TOOL_NAME_PATTERN } from './name.js';
+export { approvalPolicy, needsApproval } from './approval-policy.js';

@@ -1,0 +1,33 @@
+import { createInterface } from 'node:readline/promises';
+import { approvalPolicy, type ApproveHook } from '@toolshed/core';
+
+/**
+ * The CLI's approval: tools that need approval (destructive or open-world)
+ * are confirmed on the terminal; without a terminal they are refused unless
+ * the user said --yes up front.
+ */
+export function terminalApproval(yes: boolean): ApproveHook {
+  return approvalPolicy(async (call, tool) => {
+    if (yes) return true;
+    if (!process.stdin.isTTY || !process.stderr.isTTY) {
+      return {
+        approved: false,
+        reason: `${tool.name} needs approval (it is ${describeRisk(tool.annotations)}) and there is no terminal to ask; run it again with --yes to allow it`,
+      };
+    }
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      const answer = await rl.question(`Allow ${tool.name} (${describeRisk(tool.annotations)}) with ${JSON.stringify(call.input)}? [y/N] `);
+      return /^y(es)?$/i.test(answer.trim()) ? true : { approved: false, reason: 'the user said no' };
+    } finally {
+      rl.close();
+    }
+  });
+}
+
+function describeRisk(annotations: { destructive?: boolean; openWorld?: boolean } | undefined): string {
+  const risks = [];
+  if (annotations?.destructive) risks.push('destructive');
+  if (annotations?.openWorld) risks.push('open-world');
+  return risks.join(' and ');
+}

@@ -1,0 +1,62 @@
+import { appendFileSync, openSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { Outcome } from '@toolshed/core';
+import { terminalApproval } from '../approval.js';
+import { loadTools } from '../bundled.js';
+import { parseTimeout, readCallInput } from '../input.js';
+import { style } from '../style.js';
+import { UsageError } from '../usage-error.js';
+
+interface CallOptions {
+  inputFile?: string;
+  json?: boolean;
+  timeout?: string;
+  transcript?: string;
+  yes?: boolean;
+}
+
+function printOutput(output: unknown): void {
+  process.stdout.write(typeof output === 'string' ? `${output}\n` : `${JSON.stringify(output, null, 2)}\n`);
+}
+
+function printFailure(outcome: Extract<Outcome, { ok: false }>): void {
+  const { code, message, issues } = outcome.error;
+  process.stderr.write(`${style('red', `${outcome.name}: ${code}`, process.stderr)}: ${message}\n`);
+  for (const issue of issues?.slice(1) ?? []) process.stderr.write(`  ${issue.at}: ${issue.message}\n`);
+}
+
+export function registerCall(program: Command): void {
+  program
+    .command('call')
+    .description('Call one tool and print its output (exit 1 when the call fails, 2 on a usage error)')
+    .argument('<tool>', 'the tool to call')
+    .argument('[input]', 'the input as a JSON object, or - to read it from stdin')
+    .option('--input-file <file>', 'read the input JSON from a file (- for stdin)')
+    .option('--json', 'print the whole outcome as JSON')
+    .option('--timeout <ms>', 'stop the call after this many milliseconds')
+    .option('--transcript <file>', "append the call's events to this file as JSON lines")
+    .option('-y, --yes', 'allow tools that need approval (destructive, open-world) without asking')
+    .action(async (tool: string, json: string | undefined, options: CallOptions) => {
+      const input = await readCallInput(tool, json, options.inputFile);
+      const timeoutMs = parseTimeout(options.timeout);
+      const { registry } = await loadTools({ cwd: process.cwd(), approve: terminalApproval(options.yes === true) });
+      if (options.transcript !== undefined) {
+        const fd = openTranscript(options.transcript);
+        registry.subscribe((event) => appendFileSync(fd, `${JSON.stringify(event)}\n`));
+      }
+      const outcome = await registry.dispatch({ name: tool, input }, timeoutMs === undefined ? {} : { timeoutMs });
+      if (options.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+      else if (outcome.ok) printOutput(outcome.output);
+      else printFailure(outcome);
+      if (!outcome.ok) process.exitCode = 1;
+    });
+}
+
+/** Open before the call, so an unwritable transcript is a usage error rather than a silent loss. */
+function openTranscript(file: string): number {
+  try {
+    return openSync(file, 'a');
+  } catch (error) {
+    throw new UsageError(`cannot write the transcript file ${file}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import { loadTools } from '../bundled.js';
+import { style } from '../style.js';
+
+export function registerList(program: Command): void {
+  program
+    .command('list')
+    .description('List every tool with its description and the plugin it came from')
+    .option('--json', 'print the list as JSON')
+    .action(async (options: { json?: boolean }) => {
+      const { registry, pluginOf } = await loadTools({ cwd: process.cwd() });
+      const tools = registry.list().map((tool) => {
+        const plugin = pluginOf(tool.name);
+        return { name: tool.name, description: tool.description, plugin: plugin?.name, version: plugin?.version, annotations: tool.annotations ?? {} };
+      });
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+        return;
+      }
+      if (tools.length === 0) {
+        process.stdout.write('No tools. Install a Toolshed plugin package, e.g. @toolshed/tool-echo.\n');
+        return;
+      }
+      for (const tool of tools) {
+        const from = tool.plugin ? style('dim', `  ${tool.plugin}@${tool.version}`) : '';
+        process.stdout.write(`${style('bold', tool.name)}${from}\n  ${tool.description}\n`);
+      }
+    });
+}

@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import { loadTools } from '../bundled.js';
+import { style } from '../style.js';
+
+export function registerSchema(program: Command): void {
+  program
+    .command('schema')
+    .description('Print the JSON Schema of every tool, as a model sees it')
+    .argument('[tools...]', 'only these tools')
+    .option('--json', 'print the definitions as one JSON array')
+    .action(async (names: string[], options: { json?: boolean }) => {
+      const { registry } = await loadTools({ cwd: process.cwd() });
+      let tools = registry.list();
+      if (names.length > 0) {
+        const unknown = names.filter((name) => !registry.has(name));
+        if (unknown.length > 0) {
+          process.stderr.write(`toolshed schema: unknown tool ${unknown.join(', ')}; see toolshed list.\n`);
+          process.exitCode = 2;
+          return;
+        }
+        tools = tools.filter((tool) => names.includes(tool.name));
+      }
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+        return;
+      }
+      for (const tool of tools) {
+        process.stdout.write(`${style('bold', tool.name)}: ${tool.description}\n`);
+        process.stdout.write(`${JSON.stringify(tool.inputSchema, null, 2)}\n`);
+        if (tool.outputSchema) process.stdout.write(`output: ${JSON.stringify(tool.outputSchema, null, 2)}\n`);
+      }
+    });
+}

@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import { UsageError } from './usage-error.js';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The call's input from the argument, a file, or stdin (`-`); `{}` when none is given. */
+export async function readCallInput(tool: string, json: string | undefined, inputFile: string | undefined): Promise<unknown> {
+  if (json !== undefined && inputFile !== undefined) {
+    throw new UsageError(`give the input for ${tool} either as an argument or with --input-file, not both.`);
+  }
+  let text: string;
+  let source: string;
+  if (inputFile !== undefined) {
+    source = inputFile === '-' ? 'stdin' : inputFile;
+    try {
+      text = inputFile === '-' ? await readStdin() : await readFile(inputFile, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read the input file ${inputFile}: ${(error as Error).message}`);
+    }
+  } else if (json === '-') {
+    source = 'stdin';
+    text = await readStdin();
+  } else if (json !== undefined) {
+    source = 'the input argument';
+    text = json;
+  } else {
+    return {};
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(
+      `${source} is not valid JSON (${(error as Error).message}). Pass one JSON object, e.g. toolshed call ${tool} '{"text":"hello"}'.`,
+    );
+  }
+}
+
+export function parseTimeout(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms <= 0) {
+    throw new UsageError(`--timeout must be a positive number of milliseconds, got "${value}".`);
+  }
+  return ms;
+}

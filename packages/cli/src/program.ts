@@ -1,0 +1,39 @@
+import { createRequire } from 'node:module';
+import { Command, CommanderError } from 'commander';
+import { registerCall } from './commands/call.js';
+import { registerList } from './commands/list.js';
+import { registerSchema } from './commands/schema.js';
+import { UsageError } from './usage-error.js';
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+export function createProgram(): Command {
+  const program = new Command('toolshed')
+    .description('List, call and describe the tools of your Toolshed plugins')
+    .version(version)
+    .showHelpAfterError('(add --help for usage)')
+    // Commander exits by itself; we map its errors to our exit codes instead.
+    .exitOverride();
+  registerList(program);
+  registerCall(program);
+  registerSchema(program);
+  return program;
+}
+
+/** Run the CLI. Exit codes: 0 success, 1 a tool call failed, 2 a usage error. */
+export async function main(argv: string[] = process.argv): Promise<void> {
+  try {
+    await createProgram().parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has already printed its message (or the help).
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+    } else if (error instanceof UsageError) {
+      process.stderr.write(`toolshed: ${error.message}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`toolshed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    }
+  }
+}
