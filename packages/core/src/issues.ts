@@ -32,22 +32,17 @@ export function describeReceived(value: unknown): string {
 function describeExpected(expected: string | null): string {
   // valibot writes unions as `("a" | "b")`; JSON Schema words read better.
   if (!expected) return 'a valid value';
+  if (expected === 'Object' || expected === 'Array') return expected.toLowerCase();
   return expected.replace(/^\((.*)\)$/, '$1');
 }
 
 function issueMessage(issue: v.BaseIssue<unknown>): string {
   const last = issue.path?.[issue.path.length - 1];
-  const parent = last?.input;
-  if (
-    issue.kind === 'schema' &&
-    issue.type === 'object' &&
-    last !== undefined &&
-    last.value === undefined &&
-    typeof parent === 'object' &&
-    parent !== null &&
-    !Object.hasOwn(parent, last.key as PropertyKey)
-  ) {
-    return `missing required field "${String(last.key)}"`;
+  // valibot marks problems with an object's keys (rather than values) with origin "key".
+  if (issue.kind === 'schema' && last?.origin === 'key') {
+    const parent = last.input as object;
+    if (!Object.hasOwn(parent, last.key as PropertyKey)) return `missing required field ${JSON.stringify(last.key)}`;
+    if (issue.expected === 'never') return `unknown field ${JSON.stringify(last.key)}; remove it`;
   }
   if (issue.kind === 'schema') {
     return `expected ${describeExpected(issue.expected)}, received ${describeReceived(issue.input)}`;

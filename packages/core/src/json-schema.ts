@@ -13,17 +13,28 @@ export function toolJsonSchema(
   mode: 'input' | 'output',
   toolName: string,
 ): JsonSchema {
-  let converted: JsonSchema;
-  try {
-    // typeMode: a model sends the schema's input type (before transforms) and
-    // reads the output type (after them).
-    converted = toJsonSchema(schema as Parameters<typeof toJsonSchema>[0], { typeMode: mode }) as JsonSchema;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new TypeError(
-      `Tool "${toolName}": its ${mode} schema cannot be converted to JSON Schema: ${reason} ` +
-        `Use schemas with a JSON form, or move the check into the handler.`,
-    );
+  let converted: JsonSchema | undefined;
+  // Runtime-only actions (check, custom transforms) have no JSON form, but
+  // the schema without them is still a true description: dispatch enforces
+  // them anyway. Only schemas without a JSON form (date, map, function...) are refused.
+  const ignoreActions: string[] = [];
+  while (converted === undefined) {
+    try {
+      // typeMode: a model sends the schema's input type (before transforms)
+      // and reads the output type (after them).
+      converted = toJsonSchema(schema as Parameters<typeof toJsonSchema>[0], { typeMode: mode, ignoreActions }) as JsonSchema;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const action = /^The "(\w+)" action cannot be converted/.exec(reason)?.[1];
+      if (action && !ignoreActions.includes(action)) {
+        ignoreActions.push(action);
+        continue;
+      }
+      throw new TypeError(
+        `Tool "${toolName}": its ${mode} schema cannot be converted to JSON Schema: ${reason} ` +
+          `Use schemas with a JSON form, or move the check into the handler.`,
+      );
+    }
   }
   // The draft marker means nothing to model APIs and some reject unknown keys.
   const { $schema: _draft, ...rest } = converted;

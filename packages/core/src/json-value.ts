@@ -4,13 +4,26 @@ export interface NonJsonValue {
   received: string;
 }
 
+// The objects on the current path, to tell a cycle from a value seen twice.
+// The walk is synchronous, so one stack serves every call without allocating.
+const ancestors: object[] = [];
+
 /**
  * Find the first part of a call's input that JSON cannot carry (Infinity,
  * NaN, bigint, functions, symbols, cycles). Models only send JSON, and such a
  * value would be silently changed by any transcript or transport, so it is
  * refused rather than passed to a handler. Undefined when the value is clean.
  */
-export function findNonJsonValue(value: unknown, seen?: Set<object>): NonJsonValue | undefined {
+export function findNonJsonValue(value: unknown): NonJsonValue | undefined {
+  const depth = ancestors.length;
+  try {
+    return walk(value);
+  } finally {
+    ancestors.length = depth;
+  }
+}
+
+function walk(value: unknown): NonJsonValue | undefined {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -26,22 +39,21 @@ export function findNonJsonValue(value: unknown, seen?: Set<object>): NonJsonVal
   }
   if (value === null) return undefined;
   const object = value as Record<string, unknown>;
-  seen ??= new Set();
-  if (seen.has(object)) return { path: [], expected: 'a JSON value', received: 'a circular reference' };
-  seen.add(object);
+  if (ancestors.includes(object)) return { path: [], expected: 'a JSON value', received: 'a circular reference' };
+  ancestors.push(object);
   // Paths are built only on the way out of a failure: clean input allocates nothing per key.
   if (Array.isArray(object)) {
     for (let i = 0; i < object.length; i++) {
-      const found = findNonJsonValue(object[i], seen);
+      const found = walk(object[i]);
       if (found) return found.path.unshift(i), found;
     }
   } else {
     for (const key in object) {
       if (!Object.hasOwn(object, key)) continue;
-      const found = findNonJsonValue(object[key], seen);
+      const found = walk(object[key]);
       if (found) return found.path.unshift(key), found;
     }
   }
-  seen.delete(object);
+  ancestors.pop();
   return undefined;
 }

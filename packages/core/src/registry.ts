@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { checkDefinition, checkTimeout, copyDefinition, describeTool, sameDefinition, type ToolDefinition } from './definition.js';
 import { EventHub, type ToolEventListener } from './events.js';
-import { formatPath, summarizeIssues, toCallIssues, type CallIssue } from './issues.js';
+import { describeReceived, formatPath, summarizeIssues, toCallIssues, type CallIssue } from './issues.js';
 import { findNonJsonValue } from './json-value.js';
 import type { CallError, Outcome, ToolCall } from './outcome.js';
 import { describeThrown } from './thrown.js';
@@ -78,8 +78,12 @@ function scopedLogger(logger: ToolLogger, tool: string, callId: string): ToolLog
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
+// Unique across processes by the random prefix, within one by the counter;
+// a UUID per call would cost more than validating a small input.
+const CALL_ID_PREFIX = `call_${globalThis.crypto.randomUUID().slice(0, 8)}`;
+let callCounter = 0;
 function newCallId(): string {
-  return `call_${globalThis.crypto.randomUUID()}`;
+  return `${CALL_ID_PREFIX}_${(++callCounter).toString(36)}`;
 }
 
 /**
@@ -231,6 +235,12 @@ export class ToolRegistry {
     const { signal } = options;
     if (signal?.aborted) return fail(abortedError(name, signal));
 
+    // Every input schema is a JSON object (checked at registration), and
+    // valibot's object schemas would take an array for one.
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      const issue: CallIssue = { path: [], at: name, message: `expected object, received ${describeReceived(input)}` };
+      return fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', [issue]), issues: [issue] });
+    }
     const nonJson = findNonJsonValue(input);
     if (nonJson) {
       const issue: CallIssue = {

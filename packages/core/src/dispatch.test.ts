@@ -1,0 +1,493 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { defineTool } from './tool.js';
+import { ToolRegistry } from './registry.js';
+import type { ToolEvent } from './events.js';
+import { ToolError } from './tool-error.js';
+
+/** An echo tool that counts its runs, to prove the handler never ran on rejected calls. */
+function countingEcho() {
+  const calls: unknown[] = [];
+  const tool = defineTool({
+    name: 'echo',
+    description: 'Return the given text.',
+    input: v.object({ text: v.string() }),
+    run: (input) => {
+      calls.push(input);
+      return { text: input.text };
+    },
+  });
+  return { tool, calls };
+}
+
+function registryWith(...tools: Parameters<ToolRegistry['register']>[0][]) {
+  const registry = new ToolRegistry();
+  for (const tool of tools) registry.register(tool);
+  return registry;
+}
+
+describe('dispatch: the seed cases', () => {
+  it('runs a valid call and reports a structured success', async () => {
+    const { tool, calls } = countingEcho();
+    const outcome = await registryWith(tool).dispatch({ name: 'echo', input: { text: 'hello' } });
+    expect(outcome).toMatchObject({ ok: true, name: 'echo', input: { text: 'hello' }, output: { text: 'hello' } });
+    expect(outcome.callId).toMatch(/^call_/);
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(0);
+    expect(calls).toEqual([{ text: 'hello' }]);
+  });
+
+  it.each([
+    [{ text: 123 }, 'Invalid input for echo.text: expected string, received number'],
+    [{}, 'Invalid input for echo.text: missing required field "text"'],
+    [null, 'Invalid input for echo: expected object, received null'],
+    [['hello'], 'Invalid input for echo: expected object, received array'],
+    ['hello', 'Invalid input for echo: expected object, received string'],
+    [undefined, 'Invalid input for echo: expected object, received undefined'],
+    [{ text: null }, 'Invalid input for echo.text: expected string, received null'],
+  ])('rejects %j with a message naming the path, and never runs the handler', async (input, message) => {
+    const { tool, calls } = countingEcho();
+    const outcome = await registryWith(tool).dispatch({ name: 'echo', input });
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error.code).toBe('invalid_input');
+    expect(outcome.error.message).toBe(message);
+    expect(outcome.input).toEqual(input);
+    expect(calls).toEqual([]);
+  });
+
+  it('reports an unknown tool with the tools that exist', async () => {
+    const { tool, calls } = countingEcho();
+    const outcome = await registryWith(tool).dispatch({ name: 'ehco', input: { text: 'hi' } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      name: 'ehco',
+      error: { code: 'unknown_tool', message: 'Unknown tool "ehco"; available tools: echo.' },
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it('never throws for a call that is not even an object', async () => {
+    const registry = registryWith(countingEcho().tool);
+    for (const call of [null, undefined, 42, 'echo', { name: 42 }, { name: null }]) {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const outcome = await registry.dispatch(call as any);
+      expect(outcome.ok).toBe(false);
+      if (!outcome.ok) expect(outcome.error.code).toBe('unknown_tool');
+    }
+  });
+
+  it('lists every issue with its path, first one in the message', async () => {
+    const tool = defineTool({
+      name: 'nested',
+      description: 'Nested input.',
+      input: v.object({ a: v.object({ items: v.array(v.object({ b: v.number() })) }), c: v.boolean() }),
+      run: () => 'ran',
+    });
+    const outcome = await registryWith(tool).dispatch({
+      name: 'nested',
+      input: { a: { items: [{ b: 1 }, { b: 2 }, { b: 'three' }] }, c: 'yes' },
+    });
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error.issues).toEqual([
+      { path: ['a', 'items', 2, 'b'], at: 'nested.a.items[2].b', message: 'expected number, received string' },
+      { path: ['c'], at: 'nested.c', message: 'expected boolean, received string' },
+    ]);
+    expect(outcome.error.message).toBe(
+      'Invalid input for nested.a.items[2].b: expected number, received string; nested.c: expected boolean, received string',
+    );
+  });
+
+  it('quotes keys that are not identifiers in paths', async () => {
+    const tool = defineTool({
+      name: 'odd',
+      description: 'Odd keys.',
+      input: v.object({ 'first name': v.string() }),
+      run: () => 'ran',
+    });
+    const outcome = await registryWith(tool).dispatch({ name: 'odd', input: { 'first name': 1 } });
+    expect(!outcome.ok && outcome.error.message).toBe('Invalid input for odd["first name"]: expected string, received number');
+  });
+
+  it("passes on validation actions' own messages", async () => {
+    const tool = defineTool({
+      name: 'short',
+      description: 'Short text.',
+      input: v.object({ text: v.pipe(v.string(), v.maxLength(3, 'text must be at most 3 characters')) }),
+      run: () => 'ran',
+    });
+    const outcome = await registryWith(tool).dispatch({ name: 'short', input: { text: 'long' } });
+    expect(!outcome.ok && outcome.error.message).toBe('Invalid input for short.text: text must be at most 3 characters');
+  });
+});
+
+describe('dispatch: non-JSON numbers and values', () => {
+  const calls: unknown[] = [];
+  const calc = defineTool({
+    name: 'calc',
+    description: 'Double a number.',
+    input: v.object({ x: v.number(), tags: v.optional(v.array(v.unknown())) }),
+    run: ({ x }) => {
+      calls.push(x);
+      return x * 2;
+    },
+  });
+
+  it.each([
+    [{ x: Number.NaN }, 'Invalid input for calc.x: expected a finite number, received NaN'],
+    [{ x: Number.POSITIVE_INFINITY }, 'Invalid input for calc.x: expected a finite number, received Infinity'],
+    [{ x: Number.NEGATIVE_INFINITY }, 'Invalid input for calc.x: expected a finite number, received -Infinity'],
+    [{ x: 1, tags: [1, 2n] }, 'Invalid input for calc.tags[1]: expected a JSON number, received a bigint'],
+    [{ x: 1, tags: [() => 1] }, 'Invalid input for calc.tags[0]: expected a JSON value, received a function'],
+  ])('rejects %o before validation', async (input, message) => {
+    const outcome = await registryWith(calc).dispatch({ name: 'calc', input });
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) {
+      expect(outcome.error.code).toBe('invalid_input');
+      expect(outcome.error.message).toBe(message);
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it('rejects circular input', async () => {
+    const tags: unknown[] = [];
+    tags.push(tags);
+    const outcome = await registryWith(calc).dispatch({ name: 'calc', input: { x: 1, tags } });
+    expect(!outcome.ok && outcome.error.message).toBe('Invalid input for calc.tags[0]: expected a JSON value, received a circular reference');
+    expect(calls).toEqual([]);
+  });
+
+  it('accepts the same value twice when it is not a cycle', async () => {
+    const shared = { a: 1 };
+    const outcome = await registryWith(calc).dispatch({ name: 'calc', input: { x: 2, tags: [shared, shared] } });
+    expect(outcome).toMatchObject({ ok: true, output: 4 });
+  });
+});
+
+describe('dispatch: prototype pollution', () => {
+  it.each([
+    '{"text":"hi","__proto__":{"polluted":1}}',
+    '{"text":"hi","constructor":{"prototype":{"polluted":1}}}',
+    '{"__proto__":{"text":"from proto"}}',
+  ])('pollutes nothing with %s', async (json) => {
+    const seen: unknown[] = [];
+    const tool = defineTool({
+      name: 'loose',
+      description: 'Keeps unknown keys.',
+      input: v.looseObject({ text: v.string() }),
+      run: (input) => {
+        seen.push(input);
+        return input;
+      },
+    });
+    const outcome = await registryWith(tool).dispatch({ name: 'loose', input: JSON.parse(json) });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty('polluted');
+    expect(Object.prototype).not.toHaveProperty('text');
+    for (const input of seen) {
+      expect(Object.getPrototypeOf(input)).toBe(Object.prototype);
+      expect((input as Record<string, unknown>).polluted).toBeUndefined();
+    }
+    if (json.startsWith('{"__proto__":{"text"')) {
+      // The key "text" only exists inside __proto__, so it is missing, not inherited.
+      expect(!outcome.ok && outcome.error.message).toBe('Invalid input for loose.text: missing required field "text"');
+      expect(seen).toEqual([]);
+    } else {
+      expect(outcome.ok).toBe(true);
+    }
+  });
+});
+
+describe('dispatch: handler failures', () => {
+  const failing = (name: string, run: () => unknown) =>
+    defineTool({ name, description: 'Fails.', input: v.object({}), run: run as () => never });
+
+  it.each([
+    ['error', () => { throw new Error('disk full'); }, 'error failed: disk full'],
+    ['string', () => { throw 'x'; }, 'string failed: x'],
+    ['undefined', () => { throw undefined; }, 'undefined failed: it threw undefined instead of an Error'],
+    ['null', () => { throw null; }, 'null failed: it threw null instead of an Error'],
+    ['object', () => { throw { reason: 'quota' }; }, 'object failed: it threw {"reason":"quota"}'],
+    ['rejected', () => Promise.reject(new Error('remote said no')), 'rejected failed: remote said no'],
+    ['rejectedEmpty', () => Promise.reject(), 'rejectedEmpty failed: it threw undefined instead of an Error'],
+  ])('%s becomes execution_failed with a readable message', async (name, run, message) => {
+    const outcome = await registryWith(failing(name, run)).dispatch({ name, input: {} });
+    expect(outcome).toMatchObject({ ok: false, name, error: { code: 'execution_failed', message } });
+  });
+
+  it('lets a handler choose denied or invalid_input with ToolError', async () => {
+    const registry = registryWith(
+      failing('guarded', () => {
+        throw new ToolError('denied', 'guarded may not read /etc');
+      }),
+      failing('picky', () => {
+        throw new ToolError('invalid_input', 'picky needs a later date');
+      }),
+    );
+    expect(await registry.dispatch({ name: 'guarded', input: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'denied', message: 'guarded may not read /etc' },
+    });
+    expect(await registry.dispatch({ name: 'picky', input: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: 'picky needs a later date' },
+    });
+  });
+
+  it('reports output that breaks the output schema as invalid_output', async () => {
+    const tool = defineTool({
+      name: 'liar',
+      description: 'Returns the wrong shape.',
+      input: v.object({}),
+      output: v.object({ count: v.number() }),
+      run: () => ({ count: 'many' }) as unknown as { count: number },
+    });
+    const outcome = await registryWith(tool).dispatch({ name: 'liar', input: {} });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_output',
+        message:
+          'liar returned output that breaks its own output schema (a fault in the tool, not in your call) at liar.count: expected number, received string',
+        issues: [{ path: ['count'], at: 'liar.count' }],
+      },
+    });
+  });
+
+  it('returns the parsed output when the output schema transforms it', async () => {
+    const tool = defineTool({
+      name: 'upper',
+      description: 'Upper-cases.',
+      input: v.object({ text: v.string() }),
+      output: v.pipe(v.string(), v.toUpperCase()),
+      run: ({ text }) => text,
+    });
+    expect(await registryWith(tool).dispatch({ name: 'upper', input: { text: 'abc' } })).toMatchObject({ ok: true, output: 'ABC' });
+  });
+
+  it('validates async schemas', async () => {
+    const tool = defineTool({
+      name: 'asyncCheck',
+      description: 'Async check.',
+      input: v.objectAsync({ id: v.pipeAsync(v.string(), v.checkAsync(async (id) => id !== 'taken', 'id is taken')) }),
+      run: ({ id }) => id,
+    });
+    const registry = registryWith(tool);
+    expect(await registry.dispatch({ name: 'asyncCheck', input: { id: 'free' } })).toMatchObject({ ok: true, output: 'free' });
+    expect(await registry.dispatch({ name: 'asyncCheck', input: { id: 'taken' } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: 'Invalid input for asyncCheck.id: id is taken' },
+    });
+  });
+});
+
+describe('dispatch: timeouts and aborts', () => {
+  function hanging() {
+    const seen: { signal?: AbortSignal; runs: number } = { runs: 0 };
+    const tool = defineTool({
+      name: 'hang',
+      description: 'Never settles and ignores its signal.',
+      input: v.object({}),
+      run: (_input, ctx) => {
+        seen.runs++;
+        seen.signal = ctx.signal;
+        return new Promise(() => {});
+      },
+    });
+    return { tool, seen };
+  }
+
+  it('resolves a never-settling handler as timeout, and the handler sees its signal abort', async () => {
+    const { tool, seen } = hanging();
+    const outcome = await registryWith(tool).dispatch({ name: 'hang', input: {} }, { timeoutMs: 50 });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { code: 'timeout', message: 'hang did not finish within 50 ms and was stopped. Try a smaller request, or retry later.' },
+    });
+    expect(seen.signal?.aborted).toBe(true);
+    expect((seen.signal?.reason as Error).name).toBe('TimeoutError');
+  });
+
+  it("uses the tool's own default timeout", async () => {
+    const { tool } = hanging();
+    const outcome = await registryWith({ ...tool, timeoutMs: 20 }).dispatch({ name: 'hang', input: {} });
+    expect(!outcome.ok && outcome.error.code).toBe('timeout');
+  });
+
+  it('does not run the handler when the caller aborted before the call', async () => {
+    const { tool, seen } = hanging();
+    const controller = new AbortController();
+    controller.abort();
+    const outcome = await registryWith(tool).dispatch({ name: 'hang', input: {} }, { signal: controller.signal });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'aborted', message: 'The call to hang was cancelled by the caller.' } });
+    expect(seen.runs).toBe(0);
+  });
+
+  it('resolves promptly when the caller aborts during the call, passing the reason on', async () => {
+    const { tool, seen } = hanging();
+    const controller = new AbortController();
+    const pending = registryWith(tool).dispatch({ name: 'hang', input: {} }, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen.runs).toBe(1);
+    controller.abort('user pressed stop');
+    const outcome = await pending;
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { code: 'aborted', message: 'The call to hang was cancelled by the caller (user pressed stop).' },
+    });
+    expect(seen.signal?.aborted).toBe(true);
+    expect(seen.signal?.reason).toBe('user pressed stop');
+  });
+
+  it('leaves a finished call alone when the timeout would have fired later', async () => {
+    const { tool } = countingEcho();
+    const controller = new AbortController();
+    const outcome = await registryWith(tool).dispatch({ name: 'echo', input: { text: 'quick' } }, { timeoutMs: 1000, signal: controller.signal });
+    controller.abort();
+    expect(outcome).toMatchObject({ ok: true, output: { text: 'quick' } });
+  });
+
+  it('refuses a nonsensical timeout at once, as a programmer error', () => {
+    const registry = registryWith(countingEcho().tool);
+    expect(() => registry.dispatch({ name: 'echo', input: { text: 'x' } }, { timeoutMs: -1 })).toThrow(
+      '"timeoutMs" must be a positive number of milliseconds, got -1',
+    );
+  });
+});
+
+describe('dispatch: approval', () => {
+  it('denies a call before it runs, with the reason', async () => {
+    const { tool, calls } = countingEcho();
+    const asked: unknown[] = [];
+    const registry = new ToolRegistry({
+      approve: (call, definition) => {
+        asked.push([call.name, call.input, definition.name]);
+        return { approved: false, reason: 'echo is switched off today' };
+      },
+    }).register(tool);
+    const outcome = await registry.dispatch({ name: 'echo', input: { text: 'hi' } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: {
+        code: 'denied',
+        message: 'The call to echo was denied: echo is switched off today. Do not retry it unchanged; ask the user or take another approach.',
+      },
+    });
+    expect(asked).toEqual([['echo', { text: 'hi' }, 'echo']]);
+    expect(calls).toEqual([]);
+  });
+
+  it('never asks about invalid input', async () => {
+    let asked = 0;
+    const registry = new ToolRegistry({ approve: () => (asked++, true) }).register(countingEcho().tool);
+    await registry.dispatch({ name: 'echo', input: { text: 1 } });
+    expect(asked).toBe(0);
+  });
+
+  it('denies when the approval hook throws, and a per-call hook overrides the registry one', async () => {
+    const { tool, calls } = countingEcho();
+    const registry = new ToolRegistry({
+      approve: () => {
+        throw new Error('policy service down');
+      },
+    }).register(tool);
+    expect(await registry.dispatch({ name: 'echo', input: { text: 'a' } })).toMatchObject({
+      ok: false,
+      error: { code: 'denied', message: 'The call to echo was denied: the approval check failed (policy service down).' },
+    });
+    expect(await registry.dispatch({ name: 'echo', input: { text: 'b' } }, { approve: async () => true })).toMatchObject({ ok: true });
+    expect(calls).toEqual([{ text: 'b' }]);
+  });
+});
+
+describe('dispatch: call ids, events and progress', () => {
+  it('gives every call a unique id and keeps one the caller chose', async () => {
+    const registry = registryWith(countingEcho().tool);
+    const outcomes = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => registry.dispatch({ name: i % 2 ? 'echo' : 'nope', input: { text: 'x' } })),
+    );
+    expect(new Set(outcomes.map((o) => o.callId)).size).toBe(200);
+    expect(await registry.dispatch({ name: 'echo', input: { text: 'x' }, callId: 'toolu_123' })).toMatchObject({ callId: 'toolu_123' });
+  });
+
+  it('emits start, progress and end in order, and a throwing subscriber breaks nothing', async () => {
+    const tool = defineTool({
+      name: 'steps',
+      description: 'Reports progress.',
+      input: v.object({}),
+      run: async (_input, ctx) => {
+        ctx.report({ progress: 1, total: 2, message: 'half' });
+        await Promise.resolve();
+        ctx.report({ progress: 2, total: 2 });
+        return 'done';
+      },
+    });
+    const warnings: string[] = [];
+    const registry = new ToolRegistry({
+      logger: { debug() {}, info() {}, warn: (m) => warnings.push(m), error() {} },
+    }).register(tool);
+    const events: ToolEvent[] = [];
+    registry.subscribe(() => {
+      throw new Error('subscriber bug');
+    });
+    const unsubscribe = registry.subscribe((event) => events.push(event));
+    const outcome = await registry.dispatch({ name: 'steps', input: {}, callId: 'c1' });
+    expect(outcome).toMatchObject({ ok: true, output: 'done' });
+    expect(events.map((e) => e.type)).toEqual(['call.start', 'call.progress', 'call.progress', 'call.end']);
+    expect(events.every((e) => e.callId === 'c1' && e.name === 'steps')).toBe(true);
+    expect(events[1]).toMatchObject({ progress: { progress: 1, total: 2, message: 'half' } });
+    expect(events[3]).toMatchObject({ type: 'call.end', outcome });
+    expect(warnings).toHaveLength(4);
+    expect(warnings[0]).toBe('an event subscriber threw: subscriber bug');
+
+    unsubscribe();
+    await registry.dispatch({ name: 'steps', input: {} });
+    expect(events).toHaveLength(4);
+  });
+
+  it('emits end for failures too, and ignores progress reported after the call ended', async () => {
+    let late: (() => void) | undefined;
+    const tool = defineTool({
+      name: 'slow',
+      description: 'Reports after its timeout.',
+      input: v.object({}),
+      run: (_input, ctx) =>
+        new Promise(() => {
+          late = () => ctx.report({ progress: 1 });
+        }),
+    });
+    const registry = registryWith(tool);
+    const events: ToolEvent[] = [];
+    registry.subscribe((event) => events.push(event));
+    await registry.dispatch({ name: 'slow', input: {} }, { timeoutMs: 10 });
+    late?.();
+    expect(events.map((e) => e.type)).toEqual(['call.start', 'call.end']);
+  });
+
+  it('gives the handler a logger scoped to the call', async () => {
+    const lines: [string, unknown][] = [];
+    const tool = defineTool({
+      name: 'chatty',
+      description: 'Logs.',
+      input: v.object({}),
+      run: (_input, ctx) => {
+        ctx.log.info('working', { step: 1 });
+        return 'ok';
+      },
+    });
+    const registry = new ToolRegistry({
+      logger: { debug() {}, info: (m, d) => lines.push([m, d]), warn() {}, error() {} },
+    }).register(tool);
+    await registry.dispatch({ name: 'chatty', input: {}, callId: 'abc' });
+    expect(lines).toEqual([['[chatty abc] working', { step: 1 }]]);
+  });
+
+  it('measures duration with sub-millisecond precision, validation included', async () => {
+    const registry = registryWith(countingEcho().tool);
+    const durations = new Set<number>();
+    for (let i = 0; i < 20; i++) durations.add((await registry.dispatch({ name: 'echo', input: { text: 'x' } })).durationMs);
+    expect([...durations].some((d) => !Number.isInteger(d))).toBe(true);
+    const invalid = await registry.dispatch({ name: 'echo', input: { text: 1 } });
+    expect(invalid.durationMs).toBeGreaterThan(0);
+  });
+});
