@@ -1,0 +1,41 @@
+import type { Readable, Writable } from 'node:stream';
+import type { ToolRegistry } from '@toolshed/core';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createMcpServer, type McpServerOptions } from './server.js';
+
+export interface StdioOptions extends McpServerOptions {
+  /** Default `process.stdin`. */
+  stdin?: Readable;
+  /** Default `process.stdout`: nothing else may write to it while serving. */
+  stdout?: Writable;
+}
+
+export interface StdioService {
+  server: Server;
+  /** Settles when the client closes the input (or `close()` is called). */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serve a registry to the MCP client at the other end of stdin/stdout, the way
+ * Claude Desktop and Cursor start local servers. Calls still running when the
+ * client goes away are aborted.
+ */
+export async function serveStdio(registry: ToolRegistry, options: StdioOptions = {}): Promise<StdioService> {
+  const { stdin = process.stdin, stdout = process.stdout, ...serverOptions } = options;
+  const server = createMcpServer(registry, serverOptions);
+  const transport = new StdioServerTransport(stdin, stdout);
+  let markClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (markClosed = resolve));
+  server.onclose = () => {
+    stdin.off('end', onEnd);
+    markClosed();
+  };
+  // The SDK's stdio transport does not notice the client closing our input.
+  const onEnd = () => void server.close();
+  stdin.once('end', onEnd);
+  await server.connect(transport);
+  return { server, closed, close: () => server.close() };
+}

@@ -1,0 +1,10 @@
+import type { ToolRegistry } from '@toolshed/core';
+
+export interface Seen {
+  slowStarted: number;
+  slowAborted: number;
+  abortReason: string | undefined;
+  deleted: number;
+}
+
+export function createTestRegistry(): { registry: ToolRegistry; seen: Seen; slowAborted: Promise<void> };
