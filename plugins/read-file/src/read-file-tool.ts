@@ -1,0 +1,186 @@
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { defineTool, ToolError, type ToolContext } from '@toolshed/core';
+import * as v from 'valibot';
+import { findLineRange, type LineRange } from './line-range.js';
+import { listEntries, similarNames } from './nearby-names.js';
+import { parseOptions, type ReadFileOptions } from './options.js';
+import { createPathPolicy, type PathPolicy } from './path-policy.js';
+import { resolveInRoot } from './resolve-path.js';
+
+// Bytes looked at to tell a binary file from text, as git and grep do: a NUL byte means binary.
+const SNIFF_BYTES = 8192;
+
+const Input = v.object({
+  path: v.pipe(
+    v.string(),
+    v.minLength(1, 'give the path of a file, e.g. "src/index.ts"'),
+    v.maxLength(4096, 'a path is at most 4096 characters'),
+    v.description('The file to read, relative to the project root (e.g. "src/index.ts"). An absolute path is accepted if it is inside the project.'),
+  ),
+  offset: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.check((n) => n !== 0, 'there is no line 0: lines count from 1, and a negative offset counts from the end (-1 is the last line)'),
+      v.description('The first line to return, counting from 1 (default 1). A negative number counts from the end: -100 starts at the 100th line from the end.'),
+    ),
+  ),
+  limit: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(1), v.description('How many lines to return at most (default: as many as the per-call limit allows).')),
+  ),
+});
+
+const Output = v.object({
+  path: v.pipe(v.string(), v.description('The file, relative to the project root.')),
+  text: v.pipe(v.string(), v.description('The lines read, joined with "\\n" (CRLF line ends become "\\n"; a BOM is dropped; invalid UTF-8 becomes U+FFFD).')),
+  firstLine: v.pipe(v.number(), v.description('Number of the first line returned (0 when none). Negative when counted from the end of the file.')),
+  lastLine: v.pipe(v.number(), v.description('Number of the last line returned (0 when none).')),
+  hasMore: v.pipe(v.boolean(), v.description('True when the file goes on after lastLine: call again with offset lastLine + 1.')),
+  size: v.pipe(v.number(), v.description("The file's size in bytes.")),
+  totalLines: v.optional(v.pipe(v.number(), v.description('How many lines the file has, when this call saw them all.'))),
+  note: v.optional(v.pipe(v.string(), v.description('Why the text was cut and how to read on, when it was.'))),
+});
+
+type Output = v.InferOutput<typeof Output>;
+
+function describe(maxLines: number, maxBytes: number): string {
+  return (
+    'Read a text file of the project. Give `path` relative to the project root. ' +
+    `One call returns at most ${maxLines} lines and ${maxBytes} bytes; firstLine and lastLine number the lines returned. ` +
+    'When hasMore is true, call again with offset: lastLine + 1 to read on (the note says so). ' +
+    'For a large file, read only the part you need with offset and limit; a negative offset counts from the end ' +
+    '(offset: -50 returns the last 50 lines). Secret files (.env, private keys, credentials, .git) and paths outside ' +
+    'the project are refused.'
+  );
+}
+
+/**
+ * Create the read_file tool. Without a `root` it reads from the current
+ * working folder; a relative root is taken from there too.
+ */
+export function createReadFileTool(options: ReadFileOptions = {}) {
+  const settings = parseOptions(options);
+  const root = path.resolve(settings.root ?? '.');
+  const policy = createPathPolicy(settings.deny, settings.allow);
+  const { maxLines, maxBytes } = settings;
+  return defineTool({
+    name: 'read_file',
+    description: describe(maxLines, maxBytes),
+    input: Input,
+    output: Output,
+    annotations: { title: 'Read file', readOnly: true, idempotent: true },
+    run: (input, ctx) => readFile(input, ctx, { root, policy, maxLines, maxBytes }),
+  });
+}
+
+interface Settings {
+  root: string;
+  policy: PathPolicy;
+  maxLines: number;
+  maxBytes: number;
+}
+
+async function readFile(input: v.InferOutput<typeof Input>, ctx: ToolContext, settings: Settings): Promise<Output> {
+  ctx.signal.throwIfAborted();
+  const resolved = await resolveInRoot(input.path, settings.root, settings.policy);
+  if (resolved.kind === 'missing') throw await notFound(resolved, settings.policy);
+  const shown = JSON.stringify(resolved.display);
+
+  const stats = await stat(resolved.real);
+  if (stats.isDirectory()) {
+    const entries = await listEntries(resolved.real, resolved.display, settings.policy);
+    const listed = entries.slice(0, 20).map((entry) => (entry.directory ? `${entry.name}/` : entry.name));
+    const more = entries.length > listed.length ? ', ...' : '';
+    throw new ToolError(
+      'execution_failed',
+      `read_file reads files, and ${shown} is a directory` +
+        (listed.length > 0 ? ` holding: ${listed.join(', ')}${more}. Call read_file with the path of one of its files.` : ' with no readable files.'),
+    );
+  }
+  if (!stats.isFile()) {
+    throw new ToolError('execution_failed', `read_file cannot read ${shown}: it is not a regular file (a device, socket or pipe), and only regular files can be read.`);
+  }
+
+  // O_NOFOLLOW: the last part was checked to be no link; refuse if one was swapped in since.
+  const file = await open(resolved.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const opened = await file.stat();
+    if (opened.ino !== stats.ino || opened.dev !== stats.dev) {
+      throw new ToolError('execution_failed', `read_file could not read ${shown}: it changed while being opened. Try again.`);
+    }
+    const size = opened.size;
+    const sniff = Buffer.alloc(Math.min(SNIFF_BYTES, size));
+    await file.read(sniff, 0, sniff.length, 0);
+    if (sniff.includes(0)) throw binary(shown, size);
+
+    const limit = input.limit ?? settings.maxLines;
+    const range = await findLineRange(file, size, {
+      offset: input.offset ?? 1,
+      lines: Math.min(limit, settings.maxLines),
+      maxBytes: settings.maxBytes,
+      signal: ctx.signal,
+      onProgress: (scanned, total) => ctx.report({ progress: scanned, total, message: `scanned ${scanned} of ${total} bytes` }),
+    });
+    if ('pastEnd' in range) {
+      throw new ToolError(
+        'invalid_input',
+        `offset ${input.offset} is past the end of ${shown}, which has ${range.totalLines} line${range.totalLines === 1 ? '' : 's'}. ` +
+          `Use an offset from 1 to ${range.totalLines}, or a negative offset to read from the end.`,
+      );
+    }
+    const bytes = Buffer.alloc(range.end - range.start);
+    await file.read(bytes, 0, bytes.length, range.start);
+    if (bytes.includes(0)) throw binary(shown, size);
+    ctx.signal.throwIfAborted();
+
+    const decoded = new TextDecoder('utf-8', { ignoreBOM: range.start !== 0 }).decode(bytes);
+    const text = decoded.replace(/\r\n/g, '\n').replace(/\n$/, '');
+    const firstLine = range.count === 0 ? 0 : range.firstLine;
+    const lastLine = range.count === 0 ? 0 : range.firstLine + range.count - 1;
+    const hasMore = range.end < size;
+    const output: Output = { path: resolved.display, text, firstLine, lastLine, hasMore, size };
+    if (range.totalLines !== undefined) output.totalLines = range.totalLines;
+    const note = explain(range, { firstLine, lastLine, hasMore, size, limit, ...settings });
+    if (note) output.note = note;
+    return output;
+  } finally {
+    await file.close();
+  }
+}
+
+function binary(shown: string, size: number): ToolError {
+  return new ToolError('execution_failed', `read_file cannot show ${shown}: it is a binary file (${size} bytes), not text.`);
+}
+
+async function notFound(missing: { display: string; dir: string; dirDisplay: string; name: string; rest: boolean }, policy: PathPolicy): Promise<ToolError> {
+  const folder = missing.dirDisplay === '' ? 'the project root' : JSON.stringify(`${missing.dirDisplay}/`);
+  const what = missing.rest ? `there is no folder ${JSON.stringify(missing.name)} in ${folder}` : 'no such file';
+  const similar = await similarNames(missing.dir, missing.dirDisplay, missing.name, policy);
+  const hint = similar.length > 0 ? ` Did you mean: ${similar.join(', ')}?` : ' Check the path, or list the folder to find the file.';
+  return new ToolError('execution_failed', `read_file cannot read ${JSON.stringify(missing.display)}: ${what}.${hint}`);
+}
+
+function explain(
+  range: LineRange,
+  at: { firstLine: number; lastLine: number; hasMore: boolean; size: number; limit: number; maxLines: number; maxBytes: number },
+): string | undefined {
+  const parts: string[] = [];
+  if (at.size === 0) return 'The file is empty.';
+  const next = at.lastLine + 1;
+  if (range.cut === 'long-line') {
+    parts.push(
+      `Line ${at.firstLine} is longer than the ${at.maxBytes}-byte limit per call, so only its first ${range.end - range.start} bytes are shown; the rest of that line cannot be read with read_file.`,
+    );
+    if (next !== 0 && at.hasMore) parts.push(`Call again with offset: ${next} for the lines after it.`);
+    return parts.join(' ');
+  }
+  if (range.cut === 'bytes') parts.push(`Stopped at the ${at.maxBytes}-byte limit per call.`);
+  else if (at.hasMore && at.limit > at.maxLines && range.count === at.maxLines) parts.push(`Stopped at the ${at.maxLines}-line limit per call.`);
+  if (at.firstLine < 0) {
+    parts.push('Lines are numbered from the end of the file (-1 is the last line) because the lines before them were not counted; a more negative offset reads earlier lines.');
+  }
+  if (at.hasMore) parts.push(`To read on, call again with offset: ${next}.`);
+  return parts.length > 0 ? parts.join(' ') : undefined;
+}

@@ -1,0 +1,121 @@
+import { lstat, readlink, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { ToolError } from '@toolshed/core';
+import type { PathPolicy } from './path-policy.js';
+
+/** Where a model's path leads, found without touching anything outside the root. */
+export type Resolved =
+  | { kind: 'found'; display: string; real: string }
+  /**
+   * `dir` is the real folder (inside the root) that lacks `name`, `dirDisplay` the same
+   * relative to the root; `rest` says whether more path followed the missing part.
+   */
+  | { kind: 'missing'; display: string; dir: string; dirDisplay: string; name: string; rest: boolean };
+
+// Links a path may pass through before we call it a loop, as Linux does (ELOOP).
+const MAX_LINKS = 40;
+
+// Percent-encoded characters that would change a path's meaning if something
+// decoded it: `.`, `/`, `\`, `%` itself, control bytes and non-ASCII (which
+// covers overlong encodings like %c0%ae). We never decode, but refuse rather
+// than look up a literal name the model almost certainly did not mean.
+const ENCODED_TRICK = /%(2e|2f|5c|25|[01][0-9a-f]|7f|[89a-f][0-9a-f])/i;
+
+function deny(input: string, reason: string): ToolError {
+  return new ToolError(
+    'denied',
+    `read_file may not read ${JSON.stringify(input)}: ${reason}. Do not retry with another spelling of this path; ` +
+      `read files inside the project, or ask the user for what you need.`,
+  );
+}
+
+const OUTSIDE = 'the path leads outside the project root, and only files under the root can be read';
+
+function inside(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
+}
+
+function toPosix(rel: string): string {
+  return path.sep === '/' ? rel : rel.split(path.sep).join('/');
+}
+
+/** Checks only the text of the path: nothing on disk is looked at. */
+function checkShape(input: string): void {
+  if (input.includes('\0')) throw deny(input, 'it contains a NUL byte, which no file name can hold');
+  if (ENCODED_TRICK.test(input)) {
+    throw deny(input, 'it contains percent-encoded characters; paths are taken literally, so write them unencoded');
+  }
+  if (input.startsWith('~')) throw deny(input, 'read_file does not expand "~"; paths are relative to the project root');
+  if (/^([a-z]:([\\/]|$)|[a-z][a-z0-9+.-]*:\/\/|file:)/i.test(input)) {
+    throw deny(input, 'it names a drive or a URL; give a path relative to the project root instead');
+  }
+}
+
+/**
+ * Turn a model's path into a file under the root, or refuse it. Backslashes
+ * count as separators (a model may write Windows paths), absolute paths are
+ * accepted only inside the root, and symbolic links are followed one part at
+ * a time so that a link leading out is refused before anything outside is
+ * touched: the answer never depends on what exists outside.
+ */
+export async function resolveInRoot(input: string, root: string, policy: PathPolicy): Promise<Resolved> {
+  checkShape(input);
+  const wanted = path.resolve(root, input.replaceAll('\\', '/'));
+  let realRoot: string;
+  try {
+    realRoot = await realpath(root);
+  } catch {
+    throw new ToolError('execution_failed', `read_file's root folder is missing or unreadable; ask the user to check the plugin's "root" option.`);
+  }
+  // The root as configured and its real path are both "inside" (e.g. /tmp vs /private/tmp).
+  const base = inside(root, wanted) ? root : inside(realRoot, wanted) ? realRoot : undefined;
+  if (base === undefined) throw deny(input, OUTSIDE);
+  const display = toPosix(path.relative(base, wanted));
+  const refused = policy(display);
+  if (refused) throw deny(input, refused);
+
+  const pending = display === '' ? [] : display.split('/');
+  let current = realRoot;
+  let links = 0;
+  while (pending.length > 0) {
+    const part = pending.shift()!;
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (current === realRoot) throw deny(input, OUTSIDE);
+      current = path.dirname(current);
+      continue;
+    }
+    const next = path.join(current, part);
+    const stats = await lstat(next).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+      throw error;
+    });
+    if (stats === undefined) {
+      const where = toPosix(path.relative(realRoot, next));
+      const refusedHere = policy(where);
+      if (refusedHere) throw deny(input, refusedHere);
+      const dirDisplay = toPosix(path.relative(realRoot, current));
+      return { kind: 'missing', display, dir: current, dirDisplay, name: part, rest: pending.length > 0 };
+    }
+    if (!stats.isSymbolicLink()) {
+      current = next;
+      continue;
+    }
+    if (++links > MAX_LINKS) {
+      throw new ToolError('execution_failed', `read_file cannot read ${JSON.stringify(display)}: its symbolic links form a loop.`);
+    }
+    const target = (await readlink(next)).replaceAll('\\', '/');
+    if (path.isAbsolute(target)) {
+      const from = inside(realRoot, target) ? realRoot : inside(root, target) ? root : undefined;
+      if (from === undefined) throw deny(input, OUTSIDE);
+      current = realRoot;
+      pending.unshift(...toPosix(path.relative(from, target)).split('/'));
+    } else {
+      pending.unshift(...target.split('/'));
+    }
+  }
+  const refusedReal = policy(toPosix(path.relative(realRoot, current)));
+  if (refusedReal) throw deny(input, refusedReal);
+  return { kind: 'found', display, real: current };
+}
