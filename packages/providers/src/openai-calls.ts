@@ -1,0 +1,74 @@
+import { findDefinition, type ToolSource } from './source.js';
+import { parseArguments, stringField, type ParsedToolCall } from './parsed-call.js';
+import { restoreOmittedKeys } from './strict-restore.js';
+import { toStrictSchema } from './strict-schema.js';
+
+export interface OpenAIParseOptions {
+  /**
+   * The tools you sent with `strict: true`. Where the strict rewrite made an
+   * optional key nullable, a `null` from the model becomes a missing key, so
+   * the tool's own schema decides (defaults apply, optional stays optional).
+   */
+  strict?: ToolSource;
+}
+
+function unstrict(call: ParsedToolCall, options: OpenAIParseOptions): ParsedToolCall {
+  if (!options.strict || call.error || typeof call.input !== 'object' || call.input === null) return call;
+  const definition = findDefinition(options.strict, call.name);
+  if (!definition) return call;
+  const rewrite = toStrictSchema(definition.inputSchema);
+  return rewrite.ok ? { ...call, input: restoreOmittedKeys(call.input, rewrite.nulls) } : call;
+}
+
+function notAFunction(callId: string, name: string, kind: string, input: unknown): ParsedToolCall {
+  return {
+    callId,
+    name,
+    input,
+    error: {
+      code: 'invalid_input',
+      message: `Invalid call to ${name}: it was sent as a "${kind}" tool call, but ${name} is a function tool. Call it as a function with JSON arguments.`,
+    },
+  };
+}
+
+/**
+ * Read `message.tool_calls` from a Chat Completions response (pass the array,
+ * or the assistant message itself). Malformed JSON arguments become calls that
+ * `runToolCalls` answers with an `invalid_input` outcome; nothing throws.
+ */
+export function parseOpenAIToolCalls(
+  toolCalls: readonly unknown[] | { tool_calls?: readonly unknown[] | null } | null | undefined,
+  options: OpenAIParseOptions = {},
+): ParsedToolCall[] {
+  const list = Array.isArray(toolCalls) ? toolCalls : ((toolCalls as { tool_calls?: unknown[] } | null)?.tool_calls ?? []);
+  return list.map((item, index) => {
+    const callId = stringField(item, 'id') ?? `call_${index}`;
+    const type = stringField(item, 'type') ?? 'function';
+    if (type !== 'function') {
+      const custom = (item as Record<string, unknown>)[type];
+      return notAFunction(callId, stringField(custom, 'name') ?? '(unnamed)', type, stringField(custom, 'input'));
+    }
+    const fn = (item as { function?: unknown }).function;
+    const name = stringField(fn, 'name') ?? '(unnamed)';
+    return unstrict(parseArguments(callId, name, (fn as { arguments?: unknown } | undefined)?.arguments), options);
+  });
+}
+
+/**
+ * Read the `function_call` items of a Responses API `output` (pass the array
+ * or the response). Other items (messages, reasoning) are skipped.
+ */
+export function parseOpenAIResponsesCalls(
+  output: readonly unknown[] | { output?: readonly unknown[] } | null | undefined,
+  options: OpenAIParseOptions = {},
+): ParsedToolCall[] {
+  const list = Array.isArray(output) ? output : ((output as { output?: unknown[] } | null)?.output ?? []);
+  return list
+    .filter((item) => stringField(item, 'type') === 'function_call')
+    .map((item, index) => {
+      const callId = stringField(item, 'call_id') ?? stringField(item, 'id') ?? `call_${index}`;
+      const name = stringField(item, 'name') ?? '(unnamed)';
+      return unstrict(parseArguments(callId, name, (item as { arguments?: unknown }).arguments), options);
+    });
+}

@@ -1,0 +1,54 @@
+import type { Outcome } from '@toolshed/core';
+
+export interface ResultOptions {
+  /**
+   * Most characters of one call's result sent back to the model (default 30000).
+   * Longer results are cut, with a note saying so. `Infinity` sends everything.
+   */
+  maxChars?: number;
+}
+
+export const DEFAULT_MAX_CHARS = 30_000;
+/** Room for the truncation note, so a capped result never exceeds the cap. */
+const MIN_MAX_CHARS = 200;
+
+export function checkMaxChars(options: ResultOptions | undefined): number {
+  const maxChars = options?.maxChars ?? DEFAULT_MAX_CHARS;
+  if (maxChars === Infinity) return maxChars;
+  if (typeof maxChars !== 'number' || !Number.isInteger(maxChars) || maxChars < MIN_MAX_CHARS) {
+    throw new RangeError(
+      `maxChars must be a whole number of characters, at least ${MIN_MAX_CHARS} (or Infinity), got ${String(maxChars)}.`,
+    );
+  }
+  return maxChars;
+}
+
+function truncationNote(kept: number, total: number): string {
+  return (
+    `\n[Truncated: showing the first ${kept} of ${total} characters. ` +
+    'Ask for less (a narrower range, a filter or a smaller page) to see the rest.]'
+  );
+}
+
+/** Cut text to at most maxChars, the note included, never splitting a surrogate pair. */
+export function capText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const room = maxChars - truncationNote(text.length, text.length).length;
+  let kept = room;
+  const code = text.charCodeAt(kept - 1);
+  if (code >= 0xd800 && code <= 0xdbff) kept -= 1;
+  return text.slice(0, kept) + truncationNote(kept, text.length);
+}
+
+/** A tool's output as text: strings as they are, anything else as JSON. */
+export function outputText(output: unknown): string {
+  if (typeof output === 'string') return output;
+  if (output === undefined) return '';
+  return JSON.stringify(output) ?? '';
+}
+
+/** What the model reads for one outcome: the output, or the error with its code. */
+export function outcomeText(outcome: Outcome, maxChars: number): string {
+  const text = outcome.ok ? outputText(outcome.output) : `Error (${outcome.error.code}): ${outcome.error.message}`;
+  return capText(text, maxChars);
+}

@@ -1,0 +1,63 @@
+import type { DispatchOptions, Outcome, ToolCall, ToolRegistry } from '@toolshed/core';
+import type { ParsedToolCall } from './parsed-call.js';
+
+export interface RunToolCallsOptions {
+  /** How many calls run at once (default 4). */
+  concurrency?: number;
+  /** Cancels every call still running or waiting; their outcomes say `aborted`. */
+  signal?: AbortSignal;
+  /** Overrides each tool's own timeout. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_CONCURRENCY = 4;
+
+function runOne(registry: ToolRegistry, call: ParsedToolCall | ToolCall, options: DispatchOptions): Promise<Outcome> {
+  const error = (call as ParsedToolCall).error;
+  // An unreadable call never reaches the handler. An unknown tool still goes
+  // through dispatch, whose message lists the tools that exist.
+  if (error && registry.has(call.name)) {
+    return Promise.resolve({
+      ok: false,
+      callId: call.callId ?? '',
+      name: call.name,
+      input: call.input,
+      durationMs: 0,
+      error: { ...error },
+    });
+  }
+  return registry.dispatch({ name: call.name, input: call.input, ...(call.callId ? { callId: call.callId } : {}) }, options);
+}
+
+/**
+ * Dispatch a batch of calls (as the parse functions return them), at most
+ * `concurrency` at a time. Resolves to one outcome per call, in call order;
+ * never rejects for anything in the calls.
+ */
+export async function runToolCalls(
+  registry: ToolRegistry,
+  calls: readonly (ParsedToolCall | ToolCall)[],
+  options: RunToolCallsOptions = {},
+): Promise<Outcome[]> {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`concurrency must be a whole number of at least 1, got ${String(concurrency)}.`);
+  }
+  if (!Array.isArray(calls)) {
+    throw new TypeError('runToolCalls expects an array of calls, as parseOpenAIToolCalls and the other parse functions return.');
+  }
+  const dispatchOptions: DispatchOptions = {};
+  if (options.signal) dispatchOptions.signal = options.signal;
+  if (options.timeoutMs !== undefined) dispatchOptions.timeoutMs = options.timeoutMs;
+
+  const outcomes = new Array<Outcome>(calls.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < calls.length) {
+      const index = next++;
+      outcomes[index] = await runOne(registry, calls[index]!, dispatchOptions);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, worker));
+  return outcomes;
+}

@@ -1,0 +1,17 @@
+import { ToolRegistry, type ToolDefinition } from '@toolshed/core';
+
+/** Where tool definitions come from: a registry, or the list it gave (e.g. from a plugin manifest). */
+export type ToolSource = ToolRegistry | readonly ToolDefinition[];
+
+export function definitionsOf(source: ToolSource): ToolDefinition[] {
+  if (source instanceof ToolRegistry) return source.list();
+  if (!Array.isArray(source)) {
+    throw new TypeError('Expected a ToolRegistry or an array of tool definitions (registry.list()).');
+  }
+  return source as ToolDefinition[];
+}
+
+export function findDefinition(source: ToolSource, name: string): ToolDefinition | undefined {
+  if (source instanceof ToolRegistry) return source.get(name)?.definition;
+  return definitionsOf(source).find((definition) => definition.name === name);
+}

@@ -1,0 +1,47 @@
+import type { NullPlan } from './strict-schema.js';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The branch of a rewritten `anyOf` that a value took: by its exact keys, else the only object branch. */
+function pickBranch(value: unknown, branches: NullPlan[]): NullPlan | undefined {
+  if (Array.isArray(value)) return branches.find((branch) => branch.items !== undefined);
+  if (!isRecord(value)) return undefined;
+  const keys = Object.keys(value).sort().join('\u0000');
+  const exact = branches.find((branch) => branch.keys !== undefined && [...branch.keys].sort().join('\u0000') === keys);
+  if (exact) return exact;
+  const objects = branches.filter((branch) => branch.keys !== undefined);
+  return objects.length === 1 ? objects[0] : undefined;
+}
+
+/**
+ * Undo what the strict rewrite added: where a key was optional in the tool's
+ * own schema and the model sent `null` for it, leave the key out, so that the
+ * tool's schema (its defaults, its optional handling) decides. Returns a new
+ * value; the argument is not changed.
+ */
+export function restoreOmittedKeys(value: unknown, plan: NullPlan): unknown {
+  if (plan.anyOf) {
+    const branch = pickBranch(value, plan.anyOf);
+    return branch ? restoreOmittedKeys(value, branch) : value;
+  }
+  if (Array.isArray(value)) {
+    const items = plan.items;
+    return items ? value.map((item) => restoreOmittedKeys(item, items)) : value;
+  }
+  if (!isRecord(value) || (plan.omit === undefined && plan.properties === undefined)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (item === null && plan.omit?.includes(key)) continue;
+    const nested = plan.properties?.[key];
+    // defineProperty: a key named "__proto__" from JSON must stay a plain key.
+    Object.defineProperty(out, key, {
+      value: nested && item !== null ? restoreOmittedKeys(item, nested) : item,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
