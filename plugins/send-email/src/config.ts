@@ -1,0 +1,103 @@
+import { resolve } from 'node:path';
+import * as v from 'valibot';
+import { parseAllowList, type AllowList } from './allow.js';
+import { DEFAULTS, SendEmailOptionsSchema, type SendEmailOptions } from './options.js';
+import { Scrubber } from './secrets.js';
+
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  secure: boolean;
+  user: string | undefined;
+  password: string | undefined;
+  pool: boolean;
+}
+
+/** Options checked and resolved once, when the tool is made. */
+export interface SendEmailConfig {
+  from: string;
+  smtp: SmtpConfig | undefined;
+  allow: AllowList | undefined;
+  limits: { recipients: number; subjectChars: number; bodyChars: number };
+  timeouts: { connectMs: number; greetingMs: number; socketMs: number };
+  outboxDir: string;
+  ledgerDir: string;
+  scrubber: Scrubber;
+}
+
+function fail(message: string): never {
+  throw new Error(`send_email options: ${message}`);
+}
+
+/**
+ * Check the plugin options and resolve paths against `cwd`. Throws an Error that
+ * names the option at fault and never quotes a password.
+ */
+export function resolveConfig(options: SendEmailOptions | undefined, cwd: string, env: NodeJS.ProcessEnv = process.env): SendEmailConfig {
+  const parsed = v.safeParse(SendEmailOptionsSchema, options);
+  if (!parsed.success) {
+    // Name the option and what it should be; never echo the received value (it may be a secret).
+    const problems = parsed.issues.map((issue) => {
+      const path = issue.path?.map((item) => String(item.key)).join('.') ?? '(options)';
+      const wanted = issue.type === 'strict_object' && issue.expected === 'never' ? 'is not an option' : `must be ${issue.expected ?? issue.type}`;
+      return `${path} ${wanted}`;
+    });
+    fail(`${problems.join('; ')}.`);
+  }
+  const o = parsed.output;
+  const smtp = o.smtp ? resolveSmtp(o.smtp, env) : undefined;
+  if (smtp && !o.from) fail('"from" is required when smtp is configured: it is the fixed sender of every message.');
+  return {
+    from: o.from ?? DEFAULTS.from,
+    smtp,
+    allow: o.allow ? parseAllowList(o.allow) : undefined,
+    limits: { ...DEFAULTS.limits, ...o.limits },
+    timeouts: { ...DEFAULTS.timeouts, ...o.timeouts },
+    outboxDir: resolve(cwd, o.outbox ?? DEFAULTS.outbox),
+    ledgerDir: resolve(cwd, o.ledger ?? DEFAULTS.ledger),
+    scrubber: new Scrubber(smtp?.user, smtp?.password),
+  };
+}
+
+type SmtpOptions = NonNullable<NonNullable<v.InferOutput<typeof SendEmailOptionsSchema>>['smtp']>;
+
+function resolveSmtp(smtp: SmtpOptions, env: NodeJS.ProcessEnv): SmtpConfig {
+  let host = smtp.host;
+  let port = smtp.port;
+  let secure = smtp.secure;
+  let user = smtp.user;
+  if (smtp.url !== undefined) {
+    if (smtp.host !== undefined) fail('give smtp.url or smtp.host, not both.');
+    let url: URL;
+    try {
+      url = new URL(smtp.url);
+    } catch {
+      fail('smtp.url is not a URL; write it like smtp://user@mail.example.com:587.');
+    }
+    if (url.password) {
+      fail('smtp.url contains a password; remove it and name an environment variable that holds it in smtp.passwordEnv.');
+    }
+    if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+      fail(`smtp.url must start with smtp:// or smtps://, not ${url.protocol}//.`);
+    }
+    host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (url.port) port ??= Number(url.port);
+    secure ??= url.protocol === 'smtps:';
+    if (url.username) user ??= decodeURIComponent(url.username);
+  }
+  if (!host) fail('smtp needs a server: set smtp.url or smtp.host.');
+  secure ??= false;
+  port ??= secure ? 465 : 587;
+
+  if (smtp.password !== undefined && smtp.passwordEnv !== undefined) fail('give smtp.password or smtp.passwordEnv, not both.');
+  let password = smtp.password;
+  if (smtp.passwordEnv !== undefined) {
+    password = env[smtp.passwordEnv];
+    if (!password) {
+      fail(`the environment variable ${smtp.passwordEnv} (named by smtp.passwordEnv) is not set; set it to the SMTP password.`);
+    }
+  }
+  if (password !== undefined && user === undefined) fail('a password is configured but no user; set smtp.user.');
+  if (user !== undefined && !password) fail(`smtp.user is set but no password; name the environment variable that holds it in smtp.passwordEnv.`);
+  return { host, port, secure, user, password, pool: smtp.pool ?? false };
+}

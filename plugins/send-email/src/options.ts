@@ -1,0 +1,60 @@
+import * as v from 'valibot';
+
+const Millis = v.pipe(v.number(), v.integer(), v.minValue(1));
+const Count = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+const Smtp = v.strictObject({
+  /** `smtp://user@host:port` or `smtps://host` (implicit TLS). Never put the password here. */
+  url: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  host: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535))),
+  /** Implicit TLS from the first byte (port 465); otherwise STARTTLS is used when offered. */
+  secure: v.optional(v.boolean()),
+  user: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  /** Name of the environment variable that holds the password. */
+  passwordEnv: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  /** The password itself, for hosts that resolve secrets before handing options over. */
+  password: v.optional(v.string()),
+  /** Keep connections open between messages (for long-running harnesses); call close() when done. */
+  pool: v.optional(v.boolean()),
+});
+
+/** Host-side configuration of send_email; never shown to a model. */
+export const SendEmailOptionsSchema = v.optional(
+  v.strictObject({
+    /** The sender of every message; the model cannot set it. */
+    from: v.optional(v.pipe(v.string(), v.email())),
+    smtp: v.optional(Smtp),
+    /** Recipient addresses (`alice@example.com`) and domains (`example.com`) mail may go to. */
+    allow: v.optional(v.array(v.pipe(v.string(), v.nonEmpty()))),
+    limits: v.optional(
+      v.strictObject({
+        recipients: v.optional(Count),
+        subjectChars: v.optional(Count),
+        bodyChars: v.optional(Count),
+      }),
+    ),
+    timeouts: v.optional(
+      v.strictObject({
+        connectMs: v.optional(Millis),
+        greetingMs: v.optional(Millis),
+        socketMs: v.optional(Millis),
+      }),
+    ),
+    /** Folder for .eml files when no SMTP server is configured (relative to the host's cwd). */
+    outbox: v.optional(v.pipe(v.string(), v.nonEmpty())),
+    /** Folder that records finished call ids so a retried call is not sent twice. */
+    ledger: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  }),
+  {},
+);
+
+export type SendEmailOptions = v.InferInput<typeof SendEmailOptionsSchema>;
+
+export const DEFAULTS = {
+  from: 'toolshed@localhost',
+  outbox: '.toolshed/outbox',
+  ledger: '.toolshed/send-email/calls',
+  limits: { recipients: 20, subjectChars: 255, bodyChars: 100_000 },
+  timeouts: { connectMs: 10_000, greetingMs: 10_000, socketMs: 30_000 },
+} as const;

@@ -1,0 +1,105 @@
+import { defineTool, ToolError, type Tool } from '@toolshed/core';
+import { isAllowed } from './allow.js';
+import { resolveConfig, type SendEmailConfig } from './config.js';
+import { CallLedger } from './ledger.js';
+import { newMessageId, type Message } from './message.js';
+import type { SendEmailOptions } from './options.js';
+import { writeToOutbox } from './outbox.js';
+import { SendEmailInput, SendEmailOutput } from './schema.js';
+import { SmtpSender } from './smtp.js';
+
+export type SendEmailTool = Tool<typeof SendEmailInput, typeof SendEmailOutput> & {
+  /** Close pooled SMTP connections (only needed with `smtp.pool`). */
+  close(): Promise<void>;
+};
+
+const DESCRIPTION =
+  'Send a plain-text email. The sender is fixed by the host. Recipients may be limited to an allow list; ' +
+  'an address off that list is refused. Without an SMTP server configured, the message is written to a local ' +
+  'outbox folder instead of being sent, and the result says so.';
+
+/**
+ * Make the send_email tool from its options. `cwd` is the base for the default
+ * outbox (`.toolshed/outbox/`) and call ledger. Throws, naming the option, when
+ * the options are wrong or the password's environment variable is not set.
+ */
+export function createSendEmailTool(options?: SendEmailOptions, host: { cwd: string } = { cwd: process.cwd() }): SendEmailTool {
+  const config = resolveConfig(options, host.cwd);
+  const smtp = config.smtp ? new SmtpSender(config, config.smtp) : undefined;
+  const ledger = new CallLedger<SendEmailOutput>(config.ledgerDir);
+
+  const tool = defineTool({
+    name: 'send_email',
+    description: DESCRIPTION,
+    input: SendEmailInput,
+    output: SendEmailOutput,
+    annotations: { title: 'Send email', destructive: true, openWorld: true, idempotent: false },
+    run: async (input, ctx) => {
+      const message = checkMessage(config, input);
+      return ledger.run(ctx.callId, input, async () => {
+        if (ctx.signal.aborted) throw new ToolError('execution_failed', 'send_email was cancelled before sending; nothing was sent.');
+        if (smtp) return smtp.send(message, ctx.signal);
+        return deliverToOutbox(config, message);
+      });
+    },
+  });
+  return Object.assign(tool, { close: async () => smtp?.close() });
+}
+
+function list(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return typeof value === 'string' ? [value] : value;
+}
+
+/** Limits and the allow list, checked before anything is sent. */
+function checkMessage(config: SendEmailConfig, input: SendEmailInput): Message {
+  const to = list(input.to);
+  const cc = list(input.cc);
+  const { recipients, subjectChars, bodyChars } = config.limits;
+  const unique = new Set([...to, ...cc].map((a) => a.toLowerCase()));
+  const tooLong = (field: string, length: number, limit: number, unit: string) =>
+    new ToolError(
+      'invalid_input',
+      `Invalid input for send_email.${field}: ${length} ${unit}, more than the limit of ${limit}. Nothing was sent; shorten it and try again.`,
+      { issues: [{ path: [field], at: `send_email.${field}`, message: `${length} ${unit}, more than the limit of ${limit}` }] },
+    );
+  if (unique.size > recipients) throw tooLong('to', unique.size, recipients, 'recipients (to and cc together)');
+  if (input.subject.length > subjectChars) throw tooLong('subject', input.subject.length, subjectChars, 'characters');
+  if (input.body.length > bodyChars) throw tooLong('body', input.body.length, bodyChars, 'characters');
+
+  if (config.allow || config.smtp) {
+    const refused = [...to, ...cc].filter((address) => !config.allow || !isAllowed(config.allow, address));
+    if (refused.length > 0) {
+      const names = [...new Set(refused)].join(', ');
+      throw new ToolError(
+        'denied',
+        `send_email may not send to ${names}: ${refused.length === 1 ? 'it is' : 'they are'} not on the allowed recipients list. ` +
+          `Nothing was sent. Remove ${refused.length === 1 ? 'that recipient' : 'those recipients'}, or ask the user to allow ${refused.length === 1 ? 'it' : 'them'}.`,
+      );
+    }
+  }
+  return {
+    from: config.from,
+    to,
+    cc,
+    replyTo: input.replyTo,
+    subject: input.subject,
+    text: input.body,
+    messageId: newMessageId(config.from),
+    date: new Date(),
+  };
+}
+
+async function deliverToOutbox(config: SendEmailConfig, message: Message): Promise<SendEmailOutput> {
+  let file: string;
+  try {
+    file = await writeToOutbox(config.outboxDir, message);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ToolError(
+      'execution_failed',
+      `send_email could not write to the outbox folder ${config.outboxDir} (${reason}). Nothing was saved; check that the folder is writable.`,
+    );
+  }
+  return { messageId: message.messageId, accepted: [...new Set([...message.to, ...message.cc])], rejected: [], delivery: { via: 'outbox', file } };
+}

@@ -1,0 +1,142 @@
+import { ToolError } from '@toolshed/core';
+import type { SendEmailConfig, SmtpConfig } from './config.js';
+import { mailFields, type Message } from './message.js';
+import type { SendEmailOutput } from './schema.js';
+import type { Scrubber } from './secrets.js';
+
+type Transporter = import('nodemailer').Transporter;
+
+interface SmtpFault {
+  code?: string;
+  message?: string;
+  response?: string;
+  responseCode?: number;
+  command?: string;
+  timeoutType?: string;
+  recipient?: string;
+  rejectedErrors?: SmtpFault[];
+}
+
+/** One nodemailer transport per tool, made on the first send (nodemailer is slow to import). */
+export class SmtpSender {
+  readonly #config: SendEmailConfig;
+  readonly #smtp: SmtpConfig;
+  #transport: Promise<Transporter> | undefined;
+
+  constructor(config: SendEmailConfig, smtp: SmtpConfig) {
+    this.#config = config;
+    this.#smtp = smtp;
+  }
+
+  get where(): string {
+    return `${this.#smtp.host}:${this.#smtp.port}`;
+  }
+
+  async send(message: Message, signal: AbortSignal): Promise<SendEmailOutput> {
+    const transport = await (this.#transport ??= this.#createTransport());
+    let info: { accepted?: unknown[]; rejected?: unknown[]; rejectedErrors?: SmtpFault[]; response?: string };
+    try {
+      info = await transport.sendMail({ ...mailFields(message), signal });
+    } catch (error) {
+      throw this.#fault(error as SmtpFault, signal);
+    }
+    const reasons = new Map((info.rejectedErrors ?? []).map((e) => [e.recipient, e.response ?? e.message ?? '']));
+    const accepted = (info.accepted ?? []).map(String);
+    const rejected = (info.rejected ?? []).map(String).map((address) => ({
+      address,
+      reason: this.#config.scrubber.scrub(reasons.get(address) || 'refused by the server'),
+    }));
+    if (accepted.length === 0) {
+      // nodemailer reports this as an error itself; never let it pass as a success.
+      throw new ToolError('execution_failed', `send_email: the SMTP server at ${this.where} accepted no recipient; nothing was delivered.`);
+    }
+    return {
+      messageId: message.messageId,
+      accepted,
+      rejected,
+      delivery: { via: 'smtp', host: this.#smtp.host, port: this.#smtp.port, response: this.#config.scrubber.scrub(info.response ?? '') },
+    };
+  }
+
+  /** Close pooled connections so the process can exit. */
+  async close(): Promise<void> {
+    const transport = this.#transport;
+    this.#transport = undefined;
+    if (transport) (await transport).close();
+  }
+
+  async #createTransport(): Promise<Transporter> {
+    const { createTransport } = await import('nodemailer');
+    const { host, port, secure, user, password, pool } = this.#smtp;
+    const { connectMs, greetingMs, socketMs } = this.#config.timeouts;
+    const common = {
+      host,
+      port,
+      secure,
+      ...(user !== undefined ? { auth: { user, pass: password ?? '' } } : {}),
+      connectionTimeout: connectMs,
+      greetingTimeout: greetingMs,
+      socketTimeout: socketMs,
+      logger: false,
+    };
+    // A pooled connection that drops mid-message must fail the call, not quietly resend
+    // it on a new connection: the server may have taken the first copy.
+    return pool ? createTransport({ ...common, pool: true, maxRequeues: 0 }) : createTransport(common);
+  }
+
+  #fault(error: SmtpFault, signal: AbortSignal): Error {
+    if (signal.aborted) return new ToolError('execution_failed', 'send_email was cancelled before the server confirmed the message.');
+    const scrub = (text: string) => this.#config.scrubber.scrub(text);
+    const at = `the SMTP server at ${this.where}`;
+    const said = error.response ? scrub(error.response) : undefined;
+    const step = error.command ? ` to ${error.command.replace(/^AUTH .*/, 'AUTH')}` : '';
+    let message: string;
+    switch (error.code) {
+      case 'ECONNECTION':
+      case 'ESOCKET':
+      case 'EDNS':
+        message = said
+          ? `${at} closed the connection${step}, replying ${said}. The message was not delivered.`
+          : `could not talk to ${at}: ${scrub(error.message ?? 'connection failed')}. ` +
+            `The message was not confirmed as delivered. Check that the server is running and reachable, or retry later.`;
+        break;
+      case 'ETIMEDOUT':
+        message = `${at} did not answer in time (${describeTimeout(error.timeoutType)}). The message was not confirmed as delivered; retry later.`;
+        break;
+      case 'EAUTH':
+        message = `${at} refused the login${said ? `: ${said}` : ''}. Nothing was sent. Check smtp.user and the password in the plugin options.`;
+        break;
+      case 'EENVELOPE':
+      case 'EMESSAGE':
+      case 'EPROTOCOL':
+        message = `${at} refused the message${step}: ${said ?? scrub(error.message ?? '')}. ${advice(error.responseCode)}`;
+        break;
+      default:
+        message = `sending through ${at} failed: ${scrub(error.message ?? String(error))}. The message was not confirmed as delivered.`;
+    }
+    const rejected = (error.rejectedErrors ?? []).filter((e) => e.recipient && e.response);
+    if (rejected.length > 0) {
+      message += ` Refused recipients: ${rejected.map((e) => `${e.recipient} (${scrub(e.response!)})`).join(', ')}.`;
+    }
+    return new ToolError('execution_failed', `send_email: ${message}`);
+  }
+}
+
+function advice(code: number | undefined): string {
+  if (code !== undefined && code >= 400 && code < 500) return 'Nothing was delivered; this is a temporary refusal, so retrying later may work.';
+  if (code !== undefined && code >= 500) return 'Nothing was delivered; this is a permanent refusal, so do not retry it unchanged.';
+  return 'Nothing was delivered.';
+}
+
+function describeTimeout(type: string | undefined): string {
+  switch (type) {
+    case 'CONNECT_TIMEOUT':
+      return 'connecting timed out';
+    case 'GREETING_TIMEOUT':
+      return 'no greeting after connecting';
+    case 'UPGRADE_TIMEOUT':
+      return 'the TLS upgrade timed out';
+    default:
+      return 'the server stopped replying mid-conversation';
+  }
+}
