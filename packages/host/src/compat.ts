@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+/** The plugin apiVersions this host can load (core's API_VERSION is the newest). */
+export const SUPPORTED_API_VERSIONS = { min: 1, max: 1 } as const;
+
+function supported(): string {
+  const { min, max } = SUPPORTED_API_VERSIONS;
+  return min === max ? `apiVersion ${min}` : `apiVersion ${min} to ${max}`;
+}
+
+/** Undefined when supported, else why not. */
+export function apiVersionProblem(apiVersion: unknown): string | undefined {
+  if (!Number.isInteger(apiVersion)) {
+    return `it declares apiVersion ${JSON.stringify(apiVersion)}, which is not an integer; this host supports ${supported()}.`;
+  }
+  const version = apiVersion as number;
+  if (version >= SUPPORTED_API_VERSIONS.min && version <= SUPPORTED_API_VERSIONS.max) return undefined;
+  const advice =
+    version > SUPPORTED_API_VERSIONS.max
+      ? 'Upgrade @toolshed/host (or @toolshed/cli), or install an older version of the plugin.'
+      : 'Upgrade the plugin to a version made for this host.';
+  return `it declares apiVersion ${version}, but this host supports ${supported()}. ${advice}`;
+}
+
+let coreVersion: string | undefined;
+
+/** The version of the @toolshed/core this host runs with. */
+export function runningCoreVersion(): string {
+  if (coreVersion === undefined) {
+    const file = createRequire(import.meta.url).resolve('@toolshed/core/package.json');
+    coreVersion = (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  }
+  return coreVersion;
+}
+
+/** A warning when the plugin's peer range for @toolshed/core does not admit the running core. */
+export async function peerWarning(peerDependencies: unknown): Promise<string | undefined> {
+  const range =
+    typeof peerDependencies === 'object' && peerDependencies !== null
+      ? (peerDependencies as Record<string, unknown>)['@toolshed/core']
+      : undefined;
+  if (range === undefined) return undefined;
+  const running = runningCoreVersion();
+  // Loaded here, not at startup: only a plugin whose code is being loaded needs the check.
+  const { default: satisfies } = await import('semver/functions/satisfies.js');
+  if (typeof range === 'string' && satisfies(running, range, { includePrerelease: true })) return undefined;
+  return `it asks for @toolshed/core ${JSON.stringify(range)} but runs with ${running}; it may misbehave. Install a version of the plugin made for @toolshed/core ${running}.`;
+}

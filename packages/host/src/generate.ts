@@ -1,0 +1,54 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PhaseError } from './errors.js';
+import { importPluginModule, instantiate, pluginFromModule } from './load.js';
+import { readManifestField, type ManifestFile } from './manifest.js';
+import { packageEntry, readPackageJson } from './package.js';
+
+export interface GeneratedManifest {
+  file: string;
+  tools: string[];
+}
+
+const EXAMPLE = '"toolshed": {"apiVersion": 1, "tools": ["my_tool"], "manifest": "./dist/toolshed.json"}';
+
+/**
+ * Write a built plugin's manifest: each tool's model-facing definition, made by
+ * running its tools factory with the given options (default: none) and the
+ * package folder as cwd. Definitions must not depend on options; the host
+ * checks the code against this file when it loads the plugin.
+ */
+export async function generateManifest(packageDir: string, options?: Record<string, unknown>): Promise<GeneratedManifest> {
+  const dir = path.resolve(packageDir);
+  const pkg = readPackageJson(dir);
+  const label = typeof pkg.name === 'string' ? pkg.name : dir;
+  if (pkg.toolshed === undefined) throw new Error(`${label}: package.json has no "toolshed" field; add ${EXAMPLE}.`);
+  try {
+    const field = readManifestField(pkg.toolshed);
+    if (!field.manifest) throw new Error(`package.json "toolshed.manifest" must name the file to write, e.g. ${EXAMPLE}.`);
+    const plugin = pluginFromModule(await importPluginModule(await packageEntry(dir, pkg)));
+    if (plugin.name !== pkg.name) throw new Error(`the plugin is named ${JSON.stringify(plugin.name)} but the package ${JSON.stringify(pkg.name)}; use the package name.`);
+    if (plugin.apiVersion !== field.apiVersion) {
+      throw new Error(`the plugin says apiVersion ${plugin.apiVersion} but package.json "toolshed.apiVersion" says ${field.apiVersion}.`);
+    }
+    const instance = await instantiate(plugin, options, dir);
+    const names = instance.definitions.map((definition) => definition.name);
+    if (names.join('\0') !== field.tools.join('\0')) {
+      throw new Error(`the code offers tools [${names.join(', ')}] but package.json "toolshed.tools" lists [${field.tools.join(', ')}]; make them the same (same order).`);
+    }
+    const manifest: ManifestFile = {
+      apiVersion: field.apiVersion,
+      tools: instance.definitions.map((definition, index) => {
+        const timeoutMs = instance.tools[index]!.timeoutMs;
+        return timeoutMs === undefined ? { definition } : { definition, timeoutMs };
+      }),
+    };
+    const file = path.resolve(dir, field.manifest);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+    return { file, tools: names };
+  } catch (error) {
+    const phase = error instanceof PhaseError ? ` (${error.phase})` : '';
+    throw new Error(`${label}${phase}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,114 @@
+import type { AnyTool, ToolRegistry } from '@toolshed/core';
+import { peerWarning } from './compat.js';
+import { describeThrown, PhaseError, pluginLabel } from './errors.js';
+import { importPluginModule, instantiate, pluginFromModule } from './load.js';
+import { packageEntry } from './package.js';
+import { fail, plan, snapshot, type Plan, type PluginRecord } from './plan.js';
+import type { Host, HostOptions, Inspection } from './types.js';
+
+/**
+ * What the host knows without running plugin code: the report and every tool's
+ * definition, from the static manifests. Imports neither plugins nor @toolshed/core
+ * when every plugin has a manifest, so listings stay cheap.
+ */
+export async function inspectPlugins(options: HostOptions = {}): Promise<Inspection> {
+  const result = await plan(options);
+  const inspection: Inspection = {
+    cwd: result.cwd,
+    plugins: snapshot(result.records),
+    tools: loadedRecords(result).flatMap((record) => record.tools.map((tool) => structuredClone(tool.definition))),
+    warnings: [...result.warnings],
+  };
+  if (result.configFile) inspection.configFile = result.configFile;
+  return inspection;
+}
+
+function loadedRecords(result: Plan): PluginRecord[] {
+  return result.records.filter((record) => record.report.status === 'loaded');
+}
+
+function rename(tool: AnyTool, name: string): AnyTool {
+  return tool.name === name ? tool : { ...tool, name };
+}
+
+/** Import a manifest plugin's code on the first call of one of its tools, and check it against the manifest. */
+function loadDeferred(record: PluginRecord, cwd: string): Promise<Map<string, AnyTool>> {
+  record.loading ??= (async () => {
+    try {
+      const namespace = await importPluginModule(await packageEntry(record.packageDir!, record.pkg!));
+      record.report.imported = true;
+      const plugin = pluginFromModule(namespace);
+      const warning = await peerWarning(record.pkg!.peerDependencies);
+      if (warning) record.report.warnings.push(warning);
+      const instance = await instantiate(plugin, record.options, cwd);
+      const { sameDefinition } = await import('@toolshed/core');
+      const manifest = record.manifestTools!;
+      const names = instance.definitions.map((definition) => definition.name);
+      const listed = manifest.map((tool) => tool.definition.name);
+      if (names.join('\0') !== listed.join('\0')) {
+        throw new PhaseError('validate', `its code offers tools [${names.join(', ')}] but its manifest lists [${listed.join(', ')}]; rebuild the plugin so the manifest is regenerated.`);
+      }
+      manifest.forEach((entry, index) => {
+        const tool = instance.tools[index]!;
+        if (!sameDefinition(entry.definition, instance.definitions[index]!) || entry.timeoutMs !== tool.timeoutMs) {
+          throw new PhaseError('validate', `its code describes tool "${tool.name}" differently from its manifest; rebuild the plugin so the manifest is regenerated.`);
+        }
+      });
+      const byName = new Map<string, AnyTool>();
+      record.tools.forEach((planned, index) => byName.set(planned.original, rename(instance.tools[index]!, planned.definition.name)));
+      return byName;
+    } catch (error) {
+      fail(record, error);
+      record.report.status = 'failed';
+      const { phase, message } = record.report.error!;
+      throw new Error(`plugin ${pluginLabel(record.report)} could not be loaded (${phase}): ${message}`);
+    }
+  })();
+  return record.loading;
+}
+
+/**
+ * Find, check and register every plugin into a sealed registry. Plugins named in
+ * code or config that fail reject this with a HostError listing them all; plugins
+ * found only among the dependencies are skipped with a warning in the report.
+ */
+export async function createHost(options: HostOptions = {}): Promise<Host> {
+  const result = await plan(options);
+  const { ToolRegistry } = await import('@toolshed/core');
+  const registry: ToolRegistry = new ToolRegistry(options.registry);
+  for (const record of loadedRecords(result)) {
+    const origin = pluginLabel(record.report);
+    try {
+      record.tools.forEach((planned, index) => {
+        if (record.instance) {
+          registry.register(rename(record.instance.tools[index]!, planned.definition.name), { origin });
+        } else {
+          registry.registerDeferred(
+            {
+              definition: planned.definition,
+              ...(planned.timeoutMs !== undefined ? { timeoutMs: planned.timeoutMs } : {}),
+              load: async () => (await loadDeferred(record, result.cwd)).get(planned.original)!,
+            },
+            { origin },
+          );
+        }
+      });
+    } catch (error) {
+      fail(record, new PhaseError('register', describeThrown(error)));
+    }
+  }
+  registry.seal();
+  return {
+    cwd: result.cwd,
+    registry,
+    get plugins() {
+      return snapshot(result.records);
+    },
+    warnings: [...result.warnings],
+    async loadAll() {
+      const waiting = loadedRecords(result).filter((record) => record.manifestTools !== undefined);
+      await Promise.allSettled(waiting.map((record) => loadDeferred(record, result.cwd)));
+      return snapshot(result.records);
+    },
+  };
+}

@@ -1,0 +1,19 @@
+export { createHost, inspectPlugins } from './host.js';
+export { CONFIG_FILE } from './config.js';
+export { ConfigError, HostError } from './errors.js';
+export { SUPPORTED_API_VERSIONS } from './compat.js';
+export { generateManifest } from './generate.js';
+export type { ManifestField, ManifestFile, ManifestTool } from './manifest.js';
+export type {
+  Host,
+  HostConfig,
+  HostOptions,
+  Inspection,
+  PluginEntry,
+  PluginFailure,
+  PluginOptionsInput,
+  PluginPhase,
+  PluginReport,
+  PluginSource,
+  PluginStatus,
+} from './types.js';

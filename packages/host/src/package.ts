@@ -1,0 +1,82 @@
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { PhaseError } from './errors.js';
+
+export interface PackageJson {
+  name?: unknown;
+  version?: unknown;
+  toolshed?: unknown;
+  peerDependencies?: unknown;
+  dependencies?: unknown;
+  devDependencies?: unknown;
+  exports?: unknown;
+  main?: unknown;
+  [key: string]: unknown;
+}
+
+const PACKAGE_NAME = /^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i;
+
+export function isPackageName(name: string): boolean {
+  return PACKAGE_NAME.test(name);
+}
+
+export function isPathSpec(spec: string): boolean {
+  return spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..' || path.isAbsolute(spec);
+}
+
+/**
+ * Find an installed package the way Node resolves a bare name from the project
+ * root: `node_modules/<name>` in the root, then in each parent. Only that one
+ * directory is looked at; node_modules is never listed.
+ */
+export function findPackageDir(name: string, fromDir: string): string | undefined {
+  for (let dir = fromDir; ; ) {
+    const candidate = path.join(dir, 'node_modules', name);
+    if (existsSync(path.join(candidate, 'package.json'))) return realpathSync(candidate);
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** Read a package.json; unreadable or malformed is a resolve-phase failure naming the file. */
+export function readPackageJson(dir: string): PackageJson {
+  const file = path.join(dir, 'package.json');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new PhaseError('resolve', `cannot read ${file}: ${(error as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new PhaseError('resolve', `${file} is not valid JSON (${(error as Error).message}); reinstall the package.`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new PhaseError('resolve', `${file} is not a JSON object; reinstall the package.`);
+  }
+  return value as PackageJson;
+}
+
+export function isDirectory(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The module Node would load for `import "<package>"`, following its exports map. */
+export async function packageEntry(dir: string, pkg: PackageJson): Promise<string> {
+  const { exports, legacy } = await import('resolve.exports');
+  let target: string | undefined;
+  try {
+    target = exports(pkg, '.', { conditions: ['node', 'import'] })?.[0];
+  } catch (error) {
+    throw new PhaseError('import', `its package.json "exports" has no entry for import: ${(error as Error).message}`);
+  }
+  target ??= (legacy(pkg, { fields: ['module', 'main'] }) as string | undefined) ?? 'index.js';
+  return path.resolve(dir, target);
+}

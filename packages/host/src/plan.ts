@@ -1,0 +1,298 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AnyPlugin, AnyTool, ToolDefinition } from '@toolshed/core';
+import { peerWarning } from './compat.js';
+import { loadConfig } from './config.js';
+import { resolveEnvReferences } from './env.js';
+import { ConfigError, describeThrown, HostError, PhaseError, pluginLabel } from './errors.js';
+import { checkPlugin, importPluginModule, instantiate, pluginFromModule, type Instance } from './load.js';
+import { readManifestField, readManifestFile, type ManifestTool } from './manifest.js';
+import { findPackageDir, isDirectory, isPackageName, isPathSpec, packageEntry, readPackageJson, type PackageJson } from './package.js';
+import type { HostOptions, PluginEntry, PluginOptionsInput, PluginReport, PluginSource } from './types.js';
+
+/** One tool of a plugin: its name in the plugin's code and what the model sees (renamed). */
+export interface PlannedTool {
+  original: string;
+  definition: ToolDefinition;
+  timeoutMs?: number;
+}
+
+/** Everything the host knows about one plugin. */
+export interface PluginRecord {
+  report: PluginReport;
+  explicit: boolean;
+  rename: Record<string, string>;
+  options?: Record<string, unknown>;
+  /** A plugin object handed over in code. */
+  plugin?: AnyPlugin;
+  /** Where its code is: a package (dir + package.json) or a module file. */
+  packageDir?: string;
+  pkg?: PackageJson;
+  moduleFile?: string;
+  /** Set when its tools come from the static manifest, so its code waits for the first call. */
+  manifestTools?: ManifestTool[];
+  /** Set when its code was run at startup. */
+  instance?: Instance;
+  tools: PlannedTool[];
+  loading?: Promise<Map<string, AnyTool>>;
+}
+
+export interface Plan {
+  cwd: string;
+  configFile?: string;
+  records: PluginRecord[];
+  warnings: string[];
+}
+
+interface NormalizedEntry<TSpec> {
+  spec: TSpec;
+  options?: PluginOptionsInput;
+  rename: Record<string, string>;
+}
+
+function normalizeEntry<TSpec>(entry: PluginEntry<TSpec>): NormalizedEntry<TSpec> {
+  if (Array.isArray(entry)) {
+    const [spec, options] = entry as readonly [TSpec, PluginOptionsInput?];
+    return { spec, ...(options ? { options } : {}), rename: {} };
+  }
+  if (typeof entry === 'object' && entry !== null && 'plugin' in entry && !('apiVersion' in entry)) {
+    const { plugin, options, rename } = entry as { plugin: TSpec; options?: PluginOptionsInput; rename?: Record<string, string> };
+    return { spec: plugin, ...(options ? { options } : {}), rename: rename ?? {} };
+  }
+  return { spec: entry as TSpec, rename: {} };
+}
+
+function newRecord(source: PluginSource, spec: string, explicit: boolean, rename: Record<string, string>): PluginRecord {
+  return {
+    report: { name: spec, source, spec, tools: [], status: 'loaded', imported: false, warnings: [] },
+    explicit,
+    rename,
+    tools: [],
+  };
+}
+
+export function fail(record: PluginRecord, error: unknown): void {
+  const phase = error instanceof PhaseError ? error.phase : 'import';
+  const message = error instanceof PhaseError ? error.message : describeThrown(error);
+  record.report.error = { phase, message };
+  record.report.status = record.explicit ? 'failed' : 'skipped';
+}
+
+function failed(record: PluginRecord): boolean {
+  return record.report.error !== undefined;
+}
+
+/** Run a plugin's code now (for plugins without a static manifest). */
+async function runNow(record: PluginRecord, plugin: AnyPlugin, cwd: string): Promise<void> {
+  record.instance = await instantiate(plugin, record.options, cwd);
+  record.tools = record.instance.definitions.map((definition, index) => {
+    const timeoutMs = record.instance!.tools[index]!.timeoutMs;
+    return { original: definition.name, definition, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
+  });
+}
+
+async function importNow(record: PluginRecord, file: string, cwd: string): Promise<void> {
+  const namespace = await importPluginModule(file);
+  record.report.imported = true;
+  const plugin = pluginFromModule(namespace);
+  if (record.report.name === record.report.spec && !record.pkg) record.report.name = plugin.name;
+  if (record.pkg) {
+    const warning = await peerWarning(record.pkg.peerDependencies);
+    if (warning) record.report.warnings.push(warning);
+  }
+  await runNow(record, plugin, cwd);
+}
+
+/** Resolve, read the manifest and (when there is none) run a plugin named by package or path. */
+async function prepareSpec(record: PluginRecord, spec: string, baseDir: string, cwd: string): Promise<void> {
+  if (isPathSpec(spec)) {
+    const target = path.resolve(baseDir, spec);
+    record.report.path = target;
+    if (!isDirectory(target)) {
+      try {
+        readFileSync(target);
+      } catch {
+        throw new PhaseError('resolve', `${target} does not exist; fix the path (relative paths start from the config file's folder).`);
+      }
+      record.moduleFile = target;
+    } else {
+      record.packageDir = target;
+    }
+  } else {
+    if (!isPackageName(spec)) throw new PhaseError('resolve', `"${spec}" is neither a package name nor a relative path (start paths with ./).`);
+    const dir = findPackageDir(spec, cwd);
+    if (!dir) {
+      throw new PhaseError('resolve', `package "${spec}" is not installed in ${cwd}; install it (npm install ${spec}) or fix the name.`);
+    }
+    record.packageDir = dir;
+    record.report.path = dir;
+  }
+  if (record.packageDir) {
+    const pkg = readPackageJson(record.packageDir);
+    record.pkg = pkg;
+    if (typeof pkg.name === 'string') record.report.name = pkg.name;
+    if (typeof pkg.version === 'string') record.report.version = pkg.version;
+    if (pkg.toolshed !== undefined) {
+      const field = readManifestField(pkg.toolshed);
+      record.report.tools = [...field.tools];
+      if (field.manifest) {
+        record.manifestTools = readManifestFile(record.packageDir, { ...field, manifest: field.manifest }).tools;
+        record.tools = record.manifestTools.map((tool) => ({
+          original: tool.definition.name,
+          definition: tool.definition,
+          ...(tool.timeoutMs !== undefined ? { timeoutMs: tool.timeoutMs } : {}),
+        }));
+        return;
+      }
+      record.report.warnings.push('its package.json "toolshed" field names no generated manifest, so its code is imported at startup.');
+    } else {
+      record.report.warnings.push('its package.json has no "toolshed" manifest, so its code is imported at startup.');
+    }
+    await importNow(record, await packageEntry(record.packageDir, pkg), cwd);
+    return;
+  }
+  await importNow(record, record.moduleFile!, cwd);
+}
+
+function applyRenames(records: PluginRecord[], globalRename: Record<string, string>, warnings: string[]): void {
+  const taken = new Map<string, PluginRecord>();
+  const usedGlobal = new Set<string>();
+  for (const record of records) {
+    if (failed(record)) continue;
+    try {
+      const originals = new Set(record.tools.map((tool) => tool.original));
+      const unknown = Object.keys(record.rename).filter((name) => !originals.has(name));
+      if (unknown.length > 0) {
+        throw new PhaseError('register', `rename names ${unknown.join(', ')}, which it does not offer; its tools are ${[...originals].join(', ')}.`);
+      }
+      const renamed = record.tools.map((tool) => {
+        const fromGlobal = globalRename[tool.original];
+        if (fromGlobal !== undefined) usedGlobal.add(tool.original);
+        const name = record.rename[tool.original] ?? fromGlobal ?? tool.original;
+        if (!/^[a-zA-Z0-9_-]{1,64}$/.test(name)) {
+          throw new PhaseError('register', `cannot rename ${tool.original} to ${JSON.stringify(name)}: tool names are 1-64 of a-z, A-Z, 0-9, _ and -.`);
+        }
+        return { ...tool, definition: { ...tool.definition, name } };
+      });
+      for (const tool of renamed) {
+        const owner = taken.get(tool.definition.name);
+        if (owner) {
+          throw new PhaseError(
+            'register',
+            `tool "${tool.definition.name}" is offered by both ${pluginLabel(owner.report)} and ${pluginLabel(record.report)}. ` +
+              `Rename one in toolshed.config.json, e.g. {"plugin": "${record.report.spec}", "rename": {"${tool.original}": "<new name>"}}.`,
+          );
+        }
+      }
+      for (const tool of renamed) taken.set(tool.definition.name, record);
+      record.tools = renamed;
+      record.report.tools = renamed.map((tool) => tool.definition.name);
+    } catch (error) {
+      fail(record, error);
+    }
+  }
+  for (const name of Object.keys(globalRename)) {
+    if (!usedGlobal.has(name)) warnings.push(`rename: no loaded plugin offers a tool named "${name}"; the rename does nothing.`);
+  }
+}
+
+function declaredDependencies(cwd: string): string[] {
+  const file = path.join(cwd, 'package.json');
+  let pkg: PackageJson;
+  try {
+    pkg = readPackageJson(cwd);
+  } catch (error) {
+    if ((error as Error).message.startsWith('cannot read')) return [];
+    throw new ConfigError(file, `The project's ${(error as Error).message}`);
+  }
+  const names = new Set<string>();
+  for (const field of [pkg.dependencies, pkg.devDependencies]) {
+    if (typeof field === 'object' && field !== null) for (const name of Object.keys(field)) names.add(name);
+  }
+  return [...names];
+}
+
+/** Find and check every plugin; run the code only of those without a static manifest. */
+export async function plan(options: HostOptions): Promise<Plan> {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const env = options.env ?? process.env;
+  const inCode = options.plugins !== undefined;
+  const loaded = loadConfig(cwd, options.config ?? (inCode ? false : undefined));
+  const config = loaded?.config ?? {};
+  const discover = options.discover ?? (inCode ? false : (config.discover ?? true));
+  const records: PluginRecord[] = [];
+  const warnings: string[] = [];
+
+  const prepare = async (record: PluginRecord, entry: NormalizedEntry<unknown>, configName: string, baseDir: string) => {
+    try {
+      if (entry.options !== undefined) {
+        record.options = resolveEnvReferences(entry.options, env, configName) as Record<string, unknown>;
+      }
+      if (typeof entry.spec === 'string') {
+        await prepareSpec(record, entry.spec, baseDir, cwd);
+      } else {
+        const plugin = checkPlugin(entry.spec, 'the plugin handed to createHost');
+        record.plugin = plugin;
+        record.report.imported = true;
+        await runNow(record, plugin, cwd);
+      }
+    } catch (error) {
+      fail(record, error);
+    }
+    records.push(record);
+  };
+
+  for (const raw of options.plugins ?? []) {
+    const entry = normalizeEntry<unknown>(raw);
+    const spec = typeof entry.spec === 'string' ? entry.spec : String((entry.spec as { name?: unknown })?.name ?? '(unnamed plugin)');
+    await prepare(newRecord('code', spec, true, entry.rename), entry, 'the createHost options', cwd);
+  }
+  for (const raw of config.plugins ?? []) {
+    const entry = normalizeEntry<string>(raw);
+    await prepare(newRecord('config', entry.spec, true, entry.rename), entry, loaded!.label, loaded!.baseDir);
+  }
+
+  // A plugin named twice is one mistake to fix; discovery quietly defers to the explicit entry.
+  const seen = new Map<string, PluginRecord>();
+  for (const record of records) {
+    const earlier = seen.get(record.report.name);
+    if (earlier && !failed(record)) {
+      fail(record, new PhaseError('register', `it is named twice (as ${JSON.stringify(earlier.report.spec)} and ${JSON.stringify(record.report.spec)}); keep one entry.`));
+    } else if (!earlier) seen.set(record.report.name, record);
+  }
+
+  if (discover) {
+    for (const name of declaredDependencies(cwd)) {
+      if (seen.has(name) || records.some((record) => record.report.spec === name) || !isPackageName(name)) continue;
+      const dir = findPackageDir(name, cwd);
+      if (!dir) continue;
+      const record = newRecord('dependency', name, false, {});
+      record.report.path = dir;
+      let pkg: PackageJson;
+      try {
+        pkg = readPackageJson(dir);
+      } catch (error) {
+        fail(record, error);
+        records.push(record);
+        continue;
+      }
+      if (pkg.toolshed === undefined) continue;
+      await prepare(record, { spec: name, rename: {} }, loaded?.label ?? 'toolshed.config.json', cwd);
+    }
+  }
+
+  applyRenames(records, { ...config.rename, ...options.rename }, warnings);
+  for (const record of records) {
+    if (record.report.status === 'skipped' && record.report.error) {
+      record.report.warnings.push(`skipped (${record.report.error.phase}): ${record.report.error.message}`);
+    }
+  }
+  const result: Plan = { cwd, records, warnings };
+  if (loaded?.file) result.configFile = loaded.file;
+  if (records.some((record) => record.report.status === 'failed')) throw new HostError(snapshot(records));
+  return result;
+}
+
+export function snapshot(records: PluginRecord[]): PluginReport[] {
+  return records.map((record) => structuredClone(record.report));
+}

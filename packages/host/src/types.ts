@@ -1,0 +1,98 @@
+import type { AnyPlugin, RegistryOptions, ToolDefinition, ToolRegistry } from '@toolshed/core';
+
+/** Where a plugin came from: handed over in code, named in the config file, or found among the project's dependencies. */
+export type PluginSource = 'code' | 'config' | 'dependency';
+
+/** The step at which a plugin failed. */
+export type PluginPhase = 'resolve' | 'import' | 'validate' | 'options' | 'register';
+
+/**
+ * `loaded`: its tools are registered (its code may still be waiting for the first call, see `imported`).
+ * `skipped`: found only by discovery and left out because of the error shown.
+ * `failed`: named by the user and broken.
+ */
+export type PluginStatus = 'loaded' | 'skipped' | 'failed';
+
+export interface PluginFailure {
+  phase: PluginPhase;
+  message: string;
+}
+
+/** One plugin as the host saw it. Plain data: safe to print or serialise. */
+export interface PluginReport {
+  name: string;
+  version?: string;
+  source: PluginSource;
+  /** How it was named: the config entry, the dependency name, or the plugin name in code. */
+  spec: string;
+  /** The package directory or module file, when it came from disk. */
+  path?: string;
+  /** Tool names as the model sees them (after renames). */
+  tools: string[];
+  status: PluginStatus;
+  /** Whether the plugin's module has been imported; plugins with a static manifest wait for their first call. */
+  imported: boolean;
+  warnings: string[];
+  error?: PluginFailure;
+}
+
+/** Options, with `{"env": "NAME"}` objects standing for environment variables. */
+export type PluginOptionsInput = Record<string, unknown>;
+
+/** A plugin named in code or config: a package name or path (or, in code, a plugin object), with options and renames. */
+export type PluginEntry<TSpec = string> =
+  | TSpec
+  | readonly [TSpec, PluginOptionsInput?]
+  | { plugin: TSpec; options?: PluginOptionsInput; rename?: Record<string, string> };
+
+/** The shape of toolshed.config.json. */
+export interface HostConfig {
+  plugins?: PluginEntry[];
+  /** Rename tools from any plugin: `{"read_file": "fs_read"}`. */
+  rename?: Record<string, string>;
+  /** Set to false to load only the plugins named here, not those found among the dependencies. */
+  discover?: boolean;
+}
+
+export interface HostOptions {
+  /** The project root: where toolshed.config.json, package.json and node_modules are looked up. Default: process.cwd(). */
+  cwd?: string;
+  /**
+   * Plugins handed over in code. When given, the config file and discovery are off unless
+   * `config` / `discover` turn them on: a harness composed in code gets exactly what it names.
+   */
+  plugins?: PluginEntry<AnyPlugin | string>[];
+  /** A config file path (relative to cwd), a config object, or false for none. Default: toolshed.config.json if present. */
+  config?: string | HostConfig | false;
+  /** Load plugins found among package.json dependencies/devDependencies. */
+  discover?: boolean;
+  /** Renames applied on top of the config's. */
+  rename?: Record<string, string>;
+  /** Where `{"env": "NAME"}` references are looked up. Default: process.env. */
+  env?: Record<string, string | undefined>;
+  /** Options for the host's ToolRegistry (approval hook, logger, default timeout). */
+  registry?: RegistryOptions;
+}
+
+/** What the host knows without running plugin code (for listings). */
+export interface Inspection {
+  cwd: string;
+  /** The config file read, if any. */
+  configFile?: string;
+  plugins: PluginReport[];
+  /** Every registered tool's model-facing definition, in plugin order. */
+  tools: ToolDefinition[];
+  /** Problems not tied to one plugin (e.g. a rename that matches no tool). */
+  warnings: string[];
+}
+
+export interface Host {
+  readonly cwd: string;
+  /** Sealed: every plugin's tools are in it. */
+  readonly registry: ToolRegistry;
+  /** A fresh snapshot of every plugin's report; load failures on first call show up here. */
+  readonly plugins: PluginReport[];
+  readonly warnings: string[];
+  /** Import every plugin whose code is still waiting for its first call, and return the report. */
+  loadAll(): Promise<PluginReport[]>;
+}
