@@ -87,7 +87,8 @@ export function acceptsNull(schema: JsonSchema): boolean {
 
 function withNull(schema: JsonSchema): JsonSchema {
   if (acceptsNull(schema)) return schema;
-  if (typeof schema.type === 'string') {
+  // Scalars take a type list; objects and arrays a branch, the form OpenAI's own examples use.
+  if (typeof schema.type === 'string' && schema.type !== 'object' && schema.type !== 'array') {
     const out: JsonSchema = { ...schema, type: [schema.type, 'null'] };
     if (Array.isArray(schema.enum)) out.enum = [...schema.enum, null];
     return out;
@@ -185,7 +186,7 @@ function rewrite(input: unknown, path: string, depth: number, ctx: Context): { s
     if (path === '' && out.type === undefined) problem('the root of the input cannot be anyOf in strict mode; use one object');
     const branches = out.anyOf.map((branch) => rewrite(branch, path, depth, ctx));
     out.anyOf = branches.map((branch) => branch.schema);
-    if (branches.some((branch) => matters(branch.plan) || branch.plan.keys)) {
+    if (branches.some((branch) => matters(branch.plan))) {
       plan.anyOf = branches.map((branch) => branch.plan);
     }
   } else if (out.type === undefined && !Array.isArray(out.enum)) {
@@ -220,7 +221,7 @@ function rewrite(input: unknown, path: string, depth: number, ctx: Context): { s
         rewritten[key] = withNull(result.schema);
         omit.push(key);
       }
-      if (matters(result.plan) || result.plan.keys) nested[key] = result.plan;
+      if (matters(result.plan)) nested[key] = result.plan;
     }
     out.properties = rewritten;
     out.required = Object.keys(rewritten);
