@@ -21,6 +21,8 @@ export interface FakeBehaviour {
   refuseData?: Refusal;
   /** Close the socket once the message data starts arriving. */
   dropDuringData?: boolean;
+  /** Quote the credentials it was sent in its refusal, as a careless server might. */
+  echoCredentials?: boolean;
   /** Wait this long before answering MAIL FROM. */
   slowMailFromMs?: number;
 }
@@ -54,7 +56,10 @@ export async function startSmtpServer(behaviour: FakeBehaviour = {}): Promise<Te
       logins.push({ user: auth.username ?? '', pass: auth.password ?? '' });
       const expected = state.behaviour.auth;
       if (expected && auth.username === expected.user && auth.password === expected.pass) callback(null, { user: auth.username });
-      else callback(refusal({ code: 535, text: '5.7.8 Authentication credentials invalid' }));
+      else if (state.behaviour.echoCredentials) {
+        const plain = Buffer.from(`\0${auth.username}\0${auth.password}`).toString('base64');
+        callback(refusal({ code: 535, text: `5.7.8 Bad credentials ${auth.password} (${plain})` }));
+      } else callback(refusal({ code: 535, text: '5.7.8 Authentication credentials invalid' }));
     },
     onMailFrom(_address, session, callback) {
       if (state.behaviour.auth && !session.user) return callback(refusal({ code: 530, text: '5.7.0 Authentication required' }));

@@ -124,6 +124,20 @@ describe('send_email over SMTP', () => {
   });
 });
 
+describe('send_email keeps the password out of what it reports', () => {
+  it('scrubs the password from a server reply that quotes it', async () => {
+    // The server rejects the login because it expects another user, and quotes what it got.
+    server.behaviour.auth = { user: 'someone-else', pass: PASSWORD };
+    server.behaviour.echoCredentials = true;
+    const h = await open();
+    const error = failure(await h.send(message));
+    expect(server.logins).toEqual([{ user: USER, pass: PASSWORD }]);
+    expect(error.code).toBe('execution_failed');
+    expect(error.message).toContain('535 5.7.8 Bad credentials [redacted] ([redacted])');
+    // afterEach checks every outcome, event and log line for every form of the password.
+  });
+});
+
 describe('send_email refuses unsafe or over-limit input before sending', () => {
   const injections: [string, Record<string, unknown>, string][] = [
     ['subject with CRLF and a Bcc header', { subject: 'Hi\r\nBcc: spy@evil.test' }, 'send_email.subject'],

@@ -96,8 +96,8 @@ export class SmtpSender {
       case 'ESOCKET':
       case 'EDNS':
         message = said
-          ? `${at} closed the connection${step}, replying ${said}. The message was not delivered.`
-          : `could not talk to ${at}: ${scrub(error.message ?? 'connection failed')}. ` +
+          ? `${at} closed the connection (reply${step}: ${said}). The message was not delivered.`
+          : `the connection to ${at} failed: ${scrub(error.message ?? 'connection failed')}. ` +
             `The message was not confirmed as delivered. Check that the server is running and reachable, or retry later.`;
         break;
       case 'ETIMEDOUT':
@@ -109,7 +109,7 @@ export class SmtpSender {
       case 'EENVELOPE':
       case 'EMESSAGE':
       case 'EPROTOCOL':
-        message = `${at} refused the message${step}: ${said ?? scrub(error.message ?? '')}. ${advice(error.responseCode)}`;
+        message = `${at} refused the message (reply${step}: ${said ?? scrub(error.message ?? '')}). ${advice(error.responseCode)}`;
         break;
       default:
         message = `sending through ${at} failed: ${scrub(error.message ?? String(error))}. The message was not confirmed as delivered.`;

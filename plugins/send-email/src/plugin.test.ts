@@ -1,0 +1,110 @@
+import { sameDefinition, ToolRegistry, type AnyTool } from '@toolshed/core';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import plugin, { createSendEmailTool } from './index.js';
+import { resolveConfig } from './config.js';
+
+const ENV = 'TOOLSHED_TEST_PLUGIN_PASSWORD';
+const PASSWORD = 'pl#gin-S3cret';
+
+describe('the send_email plugin', () => {
+  it('is a plugin whose tools come from validated options and the host cwd', async () => {
+    expect(plugin.name).toBe('@toolshed/tool-send-email');
+    expect(plugin.apiVersion).toBe(1);
+    const options = v.parse(plugin.options!, { from: 'bot@example.com' });
+    const tools = (await (plugin.tools as (o: unknown, h: { cwd: string }) => AnyTool[])(options, { cwd: '/tmp/project' })) as AnyTool[];
+    expect(tools.map((t) => t.name)).toEqual(['send_email']);
+    const registry = new ToolRegistry().register(tools[0]!);
+    const definition = registry.get('send_email')!.definition;
+    expect(definition.annotations).toEqual({ title: 'Send email', destructive: true, openWorld: true, idempotent: false });
+    expect(definition.inputSchema.additionalProperties).toBe(false);
+    expect(JSON.stringify(definition)).not.toContain('bot@example.com');
+  });
+
+  it('shows the model the same definition whatever the options (so a static manifest stays true)', () => {
+    process.env[ENV] = PASSWORD;
+    try {
+      const plain = new ToolRegistry().register(createSendEmailTool(undefined, { cwd: '/a' })).list()[0]!;
+      const configured = new ToolRegistry()
+        .register(
+          createSendEmailTool(
+            {
+              from: 'bot@example.com',
+              smtp: { host: 'mail.example.com', user: 'bot', passwordEnv: ENV },
+              allow: ['example.com'],
+              limits: { recipients: 2 },
+            },
+            { cwd: '/b' },
+          ),
+        )
+        .list()[0]!;
+      expect(sameDefinition(plain, configured)).toBe(true);
+      expect(JSON.stringify(configured)).not.toContain(PASSWORD);
+      expect(JSON.stringify(configured)).not.toContain('mail.example.com');
+    } finally {
+      delete process.env[ENV];
+    }
+  });
+});
+
+describe('send_email options', () => {
+  const env = { [ENV]: PASSWORD };
+  const error = (options: unknown, environment: NodeJS.ProcessEnv = env) => {
+    try {
+      resolveConfig(options as never, '/project', environment);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    throw new Error('expected the options to be refused');
+  };
+
+  it('resolves defaults: outbox and ledger under the cwd, STARTTLS port 587, implicit TLS 465', () => {
+    const none = resolveConfig(undefined, '/project', env);
+    expect(none.smtp).toBeUndefined();
+    expect(none.outboxDir).toBe('/project/.toolshed/outbox');
+    expect(none.ledgerDir).toBe('/project/.toolshed/send-email/calls');
+    expect(none.from).toBe('toolshed@localhost');
+    const plain = resolveConfig({ from: 'a@example.com', smtp: { host: 'mail.example.com' } }, '/p', env);
+    expect(plain.smtp).toMatchObject({ host: 'mail.example.com', port: 587, secure: false, pool: false });
+    const tls = resolveConfig({ from: 'a@example.com', smtp: { url: 'smtps://bot%40example.com@mail.example.com', passwordEnv: ENV } }, '/p', env);
+    expect(tls.smtp).toMatchObject({ host: 'mail.example.com', port: 465, secure: true, user: 'bot@example.com', password: PASSWORD });
+  });
+
+  it.each([
+    ['a missing password variable', { from: 'a@example.com', smtp: { host: 'h.example', user: 'u', passwordEnv: 'NOT_SET_ANYWHERE' } }, 'NOT_SET_ANYWHERE (named by smtp.passwordEnv) is not set'],
+    ['a password inside smtp.url', { from: 'a@example.com', smtp: { url: `smtp://u:${encodeURIComponent(PASSWORD)}@h.example` } }, 'smtp.url contains a password'],
+    ['an unparseable smtp.url holding a password', { from: 'a@example.com', smtp: { url: `smtp://u:${PASSWORD}@h.example` } }, 'smtp.url is not a URL'],
+    ['both url and host', { from: 'a@example.com', smtp: { url: 'smtp://h.example', host: 'h.example' } }, 'not both'],
+    ['a url of another scheme', { from: 'a@example.com', smtp: { url: 'http://h.example' } }, 'smtp:// or smtps://'],
+    ['no server', { from: 'a@example.com', smtp: {} }, 'set smtp.url or smtp.host'],
+    ['a user without a password', { from: 'a@example.com', smtp: { host: 'h.example', user: 'u' } }, 'smtp.user is set but no password'],
+    ['a password without a user', { from: 'a@example.com', smtp: { host: 'h.example', passwordEnv: ENV } }, 'no user'],
+    ['password and passwordEnv', { from: 'a@example.com', smtp: { host: 'h.example', user: 'u', password: PASSWORD, passwordEnv: ENV } }, 'not both'],
+    ['smtp without from', { smtp: { host: 'h.example' } }, '"from" is required'],
+    ['a from that is no address', { from: 'bot' }, 'from must be'],
+    ['an unknown option', { form: 'a@example.com' }, 'form is not an option'],
+    ['a port out of range', { smtp: { host: 'h.example', port: 70000 } }, 'smtp.port must be'],
+    ['a bad allow entry', { allow: ['not a domain'] }, 'allow entry "not a domain"'],
+    ['a zero limit', { limits: { recipients: 0 } }, 'limits.recipients must be'],
+  ])('refuses %s, naming the option', (_label, options, said) => {
+    const message = error(options);
+    expect(message).toMatch(/^send_email options: /);
+    expect(message).toContain(said);
+    expect(message).not.toContain(PASSWORD);
+    expect(message).not.toContain(encodeURIComponent(PASSWORD));
+  });
+
+  it('never quotes a password given with the wrong type', () => {
+    const message = error({ from: 'a@example.com', smtp: { host: 'h.example', user: 'u', password: 123456789 } });
+    expect(message).toContain('smtp.password must be string');
+    expect(message).not.toContain('123456789');
+  });
+
+  it('takes a password given directly (a host that resolved it from the environment)', () => {
+    const config = resolveConfig({ from: 'a@example.com', smtp: { host: 'h.example', user: 'u', password: PASSWORD } }, '/p', {});
+    expect(config.smtp?.password).toBe(PASSWORD);
+    expect(config.scrubber.scrub(`AUTH failed for ${PASSWORD} / ${Buffer.from(`\0u\0${PASSWORD}`).toString('base64')}`)).toBe(
+      'AUTH failed for [redacted] / [redacted]',
+    );
+  });
+});
