@@ -74,7 +74,8 @@ export function successResult(name: string, output: unknown, entry: McpToolEntry
   try {
     json = JSON.stringify(output);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    // V8 explains a cycle over several lines; the first says enough.
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
     return errorResult(`${name} returned output that cannot be sent as JSON (${reason}). This is a fault in the tool, not in your call.`);
   }
   if (json === undefined) return { content: [] };
