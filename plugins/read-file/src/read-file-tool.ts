@@ -86,7 +86,7 @@ async function readFile(input: v.InferOutput<typeof Input>, ctx: ToolContext, se
   ctx.signal.throwIfAborted();
   const resolved = await resolveInRoot(input.path, settings.root, settings.policy);
   if (resolved.kind === 'missing') throw await notFound(resolved, settings.policy);
-  const shown = JSON.stringify(resolved.display);
+  const shown = JSON.stringify(resolved.display || '.');
 
   const stats = await stat(resolved.real);
   if (stats.isDirectory()) {
@@ -115,10 +115,9 @@ async function readFile(input: v.InferOutput<typeof Input>, ctx: ToolContext, se
     await file.read(sniff, 0, sniff.length, 0);
     if (sniff.includes(0)) throw binary(shown, size);
 
-    const limit = input.limit ?? settings.maxLines;
     const range = await findLineRange(file, size, {
       offset: input.offset ?? 1,
-      lines: Math.min(limit, settings.maxLines),
+      lines: Math.min(input.limit ?? settings.maxLines, settings.maxLines),
       maxBytes: settings.maxBytes,
       signal: ctx.signal,
       onProgress: (scanned, total) => ctx.report({ progress: scanned, total, message: `scanned ${scanned} of ${total} bytes` }),
@@ -142,7 +141,7 @@ async function readFile(input: v.InferOutput<typeof Input>, ctx: ToolContext, se
     const hasMore = range.end < size;
     const output: Output = { path: resolved.display, text, firstLine, lastLine, hasMore, size };
     if (range.totalLines !== undefined) output.totalLines = range.totalLines;
-    const note = explain(range, { firstLine, lastLine, hasMore, size, limit, ...settings });
+    const note = explain(range, { firstLine, lastLine, hasMore, size, limit: input.limit, ...settings });
     if (note) output.note = note;
     return output;
   } finally {
@@ -164,7 +163,7 @@ async function notFound(missing: { display: string; dir: string; dirDisplay: str
 
 function explain(
   range: LineRange,
-  at: { firstLine: number; lastLine: number; hasMore: boolean; size: number; limit: number; maxLines: number; maxBytes: number },
+  at: { firstLine: number; lastLine: number; hasMore: boolean; size: number; limit: number | undefined; maxLines: number; maxBytes: number },
 ): string | undefined {
   const parts: string[] = [];
   if (at.size === 0) return 'The file is empty.';
@@ -177,7 +176,7 @@ function explain(
     return parts.join(' ');
   }
   if (range.cut === 'bytes') parts.push(`Stopped at the ${at.maxBytes}-byte limit per call.`);
-  else if (at.hasMore && at.limit > at.maxLines && range.count === at.maxLines) parts.push(`Stopped at the ${at.maxLines}-line limit per call.`);
+  else if (at.hasMore && (at.limit ?? Infinity) > at.maxLines && range.count === at.maxLines) parts.push(`Stopped at the ${at.maxLines}-line limit per call.`);
   if (at.firstLine < 0) {
     parts.push('Lines are numbered from the end of the file (-1 is the last line) because the lines before them were not counted; a more negative offset reads earlier lines.');
   }
