@@ -108,11 +108,17 @@ function convert(input: unknown, ctx: Context): JsonSchema {
   if (Array.isArray(out.enum) && !out.enum.every((value) => typeof value === 'string')) {
     // Gemini enums are strings only.
     note(out, `one of ${out.enum.map((value) => JSON.stringify(value)).join(', ')}`);
+    if (out.type === undefined && out.enum.every((value) => typeof value === 'number')) {
+      out.type = out.enum.every((value) => Number.isInteger(value)) ? 'integer' : 'number';
+    }
     delete out.enum;
   }
   if (typeof out.format === 'string' && !(FORMATS[String(out.type)] ?? []).includes(out.format)) {
     note(out, `format: ${out.format}`);
     delete out.format;
+  }
+  if (out.type === 'object' && out.properties === undefined && node.additionalProperties !== undefined && node.additionalProperties !== false) {
+    note(out, 'an object with keys of your choosing');
   }
   if (Array.isArray(node.examples) && node.examples.length > 0 && out.example === undefined) out.example = node.examples[0];
   if (nullable) out.nullable = true;

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { toMcpTools } from './mcp.js';
+import { makeRegistry } from './tools.fixture.js';
+
+describe('toMcpTools', () => {
+  it('maps definitions to the tools/list shape with MCP annotation hints', () => {
+    const { registry } = makeRegistry();
+    const [weather, search, remove, ping] = toMcpTools(registry);
+    expect(weather).toEqual({
+      name: 'get_weather',
+      title: 'Weather',
+      description: 'Current weather for a city.',
+      inputSchema: registry.get('get_weather')!.definition.inputSchema,
+      annotations: { title: 'Weather', readOnlyHint: true, openWorldHint: true },
+    });
+    expect(search).toEqual({
+      name: 'search',
+      description: 'Search documents.',
+      inputSchema: registry.get('search')!.definition.inputSchema,
+      outputSchema: registry.get('search')!.definition.outputSchema,
+    });
+    expect(remove!.annotations).toEqual({ destructiveHint: true, idempotentHint: true });
+    // MCP output schemas must be objects: a string output is listed without one.
+    expect(ping).toEqual({ name: 'ping', description: 'Answer pong.', inputSchema: { type: 'object', properties: {}, required: [] } });
+  });
+
+  it('gives copies: changing the result does not change the registry', () => {
+    const { registry } = makeRegistry();
+    const [weather] = toMcpTools(registry);
+    (weather!.inputSchema.properties as Record<string, unknown>).location = 'changed';
+    expect(toMcpTools(registry)[0]!.inputSchema.properties).toMatchObject({ location: { type: 'string' } });
+  });
+});
