@@ -82,8 +82,12 @@ describe('serveHttp', () => {
     const count = tools.find((tool) => tool.name === 'count_words')!;
     expect(count.title).toBe('Count words');
     expect(count.annotations).toEqual({ title: 'Count words', readOnlyHint: true, idempotentHint: true, openWorldHint: false });
-    // MCP output schemas are objects; a number output travels as { result }.
-    expect(count.outputSchema).toEqual({ type: 'object', properties: { result: { type: 'number' } }, required: ['result'] });
+    // MCP output schemas must be objects: a number output is listed without one.
+    expect(count.outputSchema).toBeUndefined();
+
+    const steps = tools.find((tool) => tool.name === 'steps')!;
+    expect(steps.annotations).toBeUndefined();
+    expect(steps.title).toBeUndefined();
   });
 
   it('calls a tool: text content and structuredContent', async () => {
@@ -96,11 +100,10 @@ describe('serveHttp', () => {
     expect(end?.type === 'call.end' && end.outcome.ok).toBe(true);
   });
 
-  it('wraps a non-object output so it matches the listed output schema', async () => {
+  it('gives a non-object output as text only', async () => {
     await client.listTools();
     const result = await client.callTool({ name: 'count_words', arguments: { text: 'one two three' } });
-    expect(result.content).toEqual([{ type: 'text', text: '3' }]);
-    expect(result.structuredContent).toEqual({ result: 3 });
+    expect(result).toEqual({ content: [{ type: 'text', text: '3' }] });
   });
 
   it('returns a string output as plain text, without structuredContent', async () => {

@@ -4,7 +4,5 @@ export { serveStdio } from './stdio.js';
 export type { StdioOptions, StdioService } from './stdio.js';
 export { serveHttp } from './http.js';
 export type { HttpOptions, HttpService } from './http.js';
-export { toMcpTool } from './tools.js';
-export type { McpToolEntry } from './tools.js';
 export { parseListenAddress } from './listen-address.js';
 export type { ListenAddress } from './listen-address.js';

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolRegistry } from '@toolshed/core';
+import { toMcpTools } from '@toolshed/providers';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { forwardProgress } from './progress.js';
-import { errorResult, successResult, toMcpTool, type McpToolEntry } from './tools.js';
+import { errorResult, successResult } from './results.js';
 
 export interface McpServerOptions {
   /** The name clients show for this server. Default `toolshed`. */
@@ -24,22 +25,9 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
     { name: options.name ?? 'toolshed', version: options.version ?? '1.0.0' },
     { capabilities: { tools: {} }, ...(options.instructions !== undefined && { instructions: options.instructions }) },
   );
-  // A registry only ever gains tools and never changes one, so a name's entry can be kept.
-  const entries = new Map<string, McpToolEntry>();
-  const entryFor = (name: string): McpToolEntry | undefined => {
-    let entry = entries.get(name);
-    if (!entry) {
-      const definition = registry.get(name)?.definition;
-      if (!definition) return undefined;
-      entry = toMcpTool(definition);
-      entries.set(name, entry);
-    }
-    return entry;
-  };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: registry.list().map((definition) => toMcpTool(definition).tool),
-  }));
+  // The same listing as `toolshed schema --format mcp`: our JSON Schemas, unchanged.
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toMcpTools(registry) as Tool[] }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
@@ -50,7 +38,7 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
     try {
       // `arguments` is optional in MCP; a tool with required fields then names the missing one.
       const outcome = await registry.dispatch({ name, input: args ?? {}, callId }, { signal: extra.signal });
-      return outcome.ok ? successResult(name, outcome.output, entryFor(name)) : errorResult(outcome.error.message);
+      return outcome.ok ? successResult(name, outcome.output) : errorResult(outcome.error.message);
     } finally {
       stopProgress?.();
     }
