@@ -74,7 +74,7 @@ function describeIssue(issue: Issue): string {
   const last = issue.path?.[issue.path.length - 1];
   if (issue.kind === 'schema') {
     if (last && last.value === undefined && typeof last.input === 'object' && last.input !== null && !Object.hasOwn(last.input, last.key as PropertyKey)) {
-      return `option ${at} is required (expected ${issue.expected})`;
+      return `option ${at} is required`;
     }
     return `option ${at}: expected ${issue.expected ?? 'a valid value'}, received ${kindOf(issue.input)}`;
   }

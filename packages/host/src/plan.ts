@@ -104,7 +104,7 @@ async function importNow(record: PluginRecord, file: string, cwd: string): Promi
 }
 
 /** Resolve, read the manifest and (when there is none) run a plugin named by package or path. */
-async function prepareSpec(record: PluginRecord, spec: string, baseDir: string, cwd: string): Promise<void> {
+async function prepareSpec(record: PluginRecord, spec: string, baseDir: string, cwd: string, resolveOptions: () => void): Promise<void> {
   if (isPathSpec(spec)) {
     const target = path.resolve(baseDir, spec);
     record.report.path = target;
@@ -132,6 +132,7 @@ async function prepareSpec(record: PluginRecord, spec: string, baseDir: string, 
     record.pkg = pkg;
     if (typeof pkg.name === 'string') record.report.name = pkg.name;
     if (typeof pkg.version === 'string') record.report.version = pkg.version;
+    resolveOptions();
     if (pkg.toolshed !== undefined) {
       const field = readManifestField(pkg.toolshed);
       record.report.tools = [...field.tools];
@@ -151,6 +152,7 @@ async function prepareSpec(record: PluginRecord, spec: string, baseDir: string, 
     await importNow(record, await packageEntry(record.packageDir, pkg), cwd);
     return;
   }
+  resolveOptions();
   await importNow(record, record.moduleFile!, cwd);
 }
 
@@ -225,12 +227,14 @@ export async function plan(options: HostOptions): Promise<Plan> {
 
   const prepare = async (record: PluginRecord, entry: NormalizedEntry<unknown>, configName: string, baseDir: string) => {
     try {
-      if (entry.options !== undefined) {
-        record.options = resolveEnvReferences(entry.options, env, configName) as Record<string, unknown>;
-      }
+      // After the package is found, so that an error names it with its version.
+      const resolveOptions = () => {
+        if (entry.options !== undefined) record.options = resolveEnvReferences(entry.options, env, configName) as Record<string, unknown>;
+      };
       if (typeof entry.spec === 'string') {
-        await prepareSpec(record, entry.spec, baseDir, cwd);
+        await prepareSpec(record, entry.spec, baseDir, cwd, resolveOptions);
       } else {
+        resolveOptions();
         const plugin = checkPlugin(entry.spec, 'the plugin handed to createHost');
         record.plugin = plugin;
         record.report.imported = true;

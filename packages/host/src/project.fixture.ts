@@ -32,6 +32,8 @@ export interface PluginSpec {
   code?: string;
   /** Write dist/toolshed.json with the real generator (default true). */
   manifest?: boolean;
+  /** Options for toolshed-manifest --options, for plugins that need some to build their tools. */
+  manifestOptions?: Record<string, unknown>;
   /** Write a marker file when the module is imported. */
   marker?: boolean;
 }
@@ -102,7 +104,7 @@ export class Project {
     this.write(path.join(at, 'index.js'), spec.code ?? pluginSource(spec));
     if (spec.manifest !== false && spec.code === undefined) {
       // In a child process, as a plugin's build runs it: importing here would cache the module in the test.
-      execFileSync(process.execPath, [MANIFEST_BIN, '--dir', dir], { stdio: 'pipe' });
+      execFileSync(process.execPath, [MANIFEST_BIN, '--dir', dir, ...(spec.manifestOptions ? ['--options', JSON.stringify(spec.manifestOptions)] : [])], { stdio: 'pipe' });
       rmSync(path.join(dir, 'imported.marker'), { force: true });
     }
     return dir;
