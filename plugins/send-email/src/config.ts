@@ -21,7 +21,7 @@ export interface SendEmailConfig {
   limits: { recipients: number; subjectChars: number; bodyChars: number };
   timeouts: { connectMs: number; greetingMs: number; socketMs: number };
   outboxDir: string;
-  ledgerDir: string;
+  ledgerFile: string;
   scrubber: Scrubber;
 }
 
@@ -54,7 +54,7 @@ export function resolveConfig(options: SendEmailOptions | undefined, cwd: string
     limits: { ...DEFAULTS.limits, ...o.limits },
     timeouts: { ...DEFAULTS.timeouts, ...o.timeouts },
     outboxDir: resolve(cwd, o.outbox ?? DEFAULTS.outbox),
-    ledgerDir: resolve(cwd, o.ledger ?? DEFAULTS.ledger),
+    ledgerFile: resolve(cwd, o.ledger ?? DEFAULTS.ledger),
     scrubber: new Scrubber(smtp?.user, smtp?.password),
   };
 }

@@ -1,31 +1,36 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { ToolError } from '@toolshed/core';
 
-type Record<T> = { state: 'pending'; input: string } | { state: 'done'; input: string; output: T };
+type Entry<T> = { id: string; state: 'pending'; input: string } | { id: string; state: 'done'; input: string; output: T } | { id: string; state: 'failed' };
+type Known<T> = Exclude<Entry<T>, { state: 'failed' }>;
+
+/** Entries kept when the file is read back; older call ids are forgotten. */
+const KEEP = 10_000;
 
 /**
  * Remembers call ids so that a retried call returns the first result instead of
- * sending again: in memory for concurrent retries, and on disk (one small file per
- * call id) so the guarantee survives a restart of the process.
+ * sending again. Concurrent retries share one attempt in memory; an append-only
+ * JSON Lines file makes the guarantee survive a restart of the process.
  *
- * A call id is claimed on disk before sending (exclusive create). If the process
- * dies while sending, the claim stays: a retry is refused rather than risking a
- * second copy. A call that fails releases its claim, so it may be retried.
+ * A call is written down as pending before it is sent. If the process dies while
+ * sending, that line stays: a retry after the restart is refused rather than
+ * risking a second copy. A call that fails is written down as failed, so it may
+ * be retried with the same id.
  */
 export class CallLedger<T> {
-  readonly #dir: string;
+  readonly #file: string;
   readonly #running = new Map<string, { input: string; result: Promise<T> }>();
-  #dirReady: Promise<unknown> | undefined;
+  #opened: Promise<{ known: Map<string, Known<T>>; handle: FileHandle }> | undefined;
 
-  constructor(dir: string) {
-    this.#dir = dir;
+  constructor(file: string) {
+    this.#file = file;
   }
 
   /** Run `send` once per call id; a repeat with the same id and input gets the first result. */
   run(callId: string, input: unknown, send: () => Promise<T>): Promise<T> {
-    const fingerprint = hash(JSON.stringify(input));
+    const fingerprint = createHash('sha256').update(JSON.stringify(input)).digest('base64url');
     const running = this.#running.get(callId);
     if (running) {
       checkSameInput(callId, running.input, fingerprint);
@@ -36,47 +41,100 @@ export class CallLedger<T> {
     return result;
   }
 
-  async #runOnce(callId: string, fingerprint: string, send: () => Promise<T>): Promise<T> {
-    const file = join(this.#dir, `${hash(callId)}.json`);
-    this.#dirReady ??= mkdir(this.#dir, { recursive: true });
-    await this.#dirReady;
-    const pending: Record<T> = { state: 'pending', input: fingerprint };
+  async close(): Promise<void> {
+    const opened = this.#opened;
+    this.#opened = undefined;
+    if (opened) await (await opened).handle.close();
+  }
+
+  async #runOnce(callId: string, input: string, send: () => Promise<T>): Promise<T> {
+    let opened: { known: Map<string, Known<T>>; handle: FileHandle };
     try {
-      await writeFile(file, JSON.stringify(pending), { flag: 'wx' });
+      opened = await (this.#opened ??= this.#open());
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      return this.#earlier(callId, file, fingerprint);
+      this.#opened = undefined;
+      throw this.#unwritable(error);
     }
+    const { known, handle } = opened;
+    const earlier = known.get(callId);
+    if (earlier) {
+      checkSameInput(callId, earlier.input, input);
+      if (earlier.state === 'done') return earlier.output;
+      throw new ToolError(
+        'execution_failed',
+        `send_email: an earlier attempt with call id ${JSON.stringify(callId)} was cut off while sending ` +
+          `(the process stopped), so whether that message went out is unknown. Nothing was sent this time. ` +
+          `Ask the user to check before sending it again with a new call id.`,
+      );
+    }
+    const pending: Known<T> = { id: callId, state: 'pending', input };
+    try {
+      await handle.write(line(pending));
+    } catch (error) {
+      throw this.#unwritable(error);
+    }
+    known.set(callId, pending);
     let output: T;
     try {
       output = await send();
     } catch (error) {
-      await unlink(file).catch(() => {});
+      known.delete(callId);
+      await handle.write(line({ id: callId, state: 'failed' })).catch(() => {});
       throw error;
     }
-    const done: Record<T> = { state: 'done', input: fingerprint, output };
-    const temp = `${file}.${process.pid}.tmp`;
-    await writeFile(temp, JSON.stringify(done));
-    await rename(temp, file);
+    const done: Known<T> = { id: callId, state: 'done', input, output };
+    known.set(callId, done);
+    // The message is out: a failure to note it must not turn into a failure (and a resend).
+    await handle.write(line(done)).catch(() => {});
     return output;
   }
 
-  async #earlier(callId: string, file: string, fingerprint: string): Promise<T> {
-    let record: Record<T> | undefined;
-    try {
-      record = JSON.parse(await readFile(file, 'utf8')) as Record<T>;
-    } catch {
-      // Claimed but empty or unreadable: the claiming process stopped mid-write.
-    }
-    if (record) checkSameInput(callId, record.input, fingerprint);
-    if (record?.state === 'done') return record.output;
-    throw new ToolError(
+  #unwritable(error: unknown): ToolError {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    return new ToolError(
       'execution_failed',
-      `send_email: an earlier attempt with call id ${JSON.stringify(callId)} was started but never finished ` +
-        `(the process stopped, or another process is sending it now), so whether that message went out is unknown. ` +
-        `Nothing was sent this time. Ask the user to check before sending it again with a new call id.`,
+      `send_email could not record the call in its ledger file ${this.#file} (${reason}). Nothing was sent; ` +
+        `check that the folder is writable, or set the ledger option to another file.`,
     );
   }
+
+  async #open(): Promise<{ known: Map<string, Known<T>>; handle: FileHandle }> {
+    await mkdir(dirname(this.#file), { recursive: true });
+    const known = new Map<string, Known<T>>();
+    let lines = 0;
+    try {
+      const text = await readFile(this.#file, 'utf8');
+      for (const text_ of text.split('\n')) {
+        if (!text_) continue;
+        lines++;
+        let entry: Entry<T>;
+        try {
+          entry = JSON.parse(text_) as Entry<T>;
+        } catch {
+          continue; // a line torn by a crash mid-write
+        }
+        known.delete(entry.id); // re-insert so the map stays in the order calls last changed
+        if (entry.state !== 'failed') known.set(entry.id, entry);
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (lines > KEEP * 2) await this.#compact(known);
+    return { known, handle: await open(this.#file, 'a') };
+  }
+
+  /** Rewrite the file with the newest entries only, atomically, so it does not grow without end. */
+  async #compact(known: Map<string, Known<T>>): Promise<void> {
+    const ids = [...known.keys()];
+    for (const id of ids.slice(0, Math.max(0, ids.length - KEEP))) known.delete(id);
+    const temp = `${this.#file}.${process.pid}.tmp`;
+    await writeFile(temp, [...known.values()].map(line).join(''));
+    await rename(temp, this.#file);
+  }
+}
+
+function line(entry: Entry<unknown>): string {
+  return `${JSON.stringify(entry)}\n`;
 }
 
 function checkSameInput(callId: string, earlier: string, now: string): void {
@@ -87,8 +145,4 @@ function checkSameInput(callId: string, earlier: string, now: string): void {
         `Nothing was sent. Use a new call id for a new message.`,
     );
   }
-}
-
-function hash(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }

@@ -43,7 +43,7 @@ export const SendEmailOptionsSchema = v.optional(
     ),
     /** Folder for .eml files when no SMTP server is configured (relative to the host's cwd). */
     outbox: v.optional(v.pipe(v.string(), v.nonEmpty())),
-    /** Folder that records finished call ids so a retried call is not sent twice. */
+    /** File (JSON Lines) that records call ids so a retried call is not sent twice. */
     ledger: v.optional(v.pipe(v.string(), v.nonEmpty())),
   }),
   {},
@@ -54,7 +54,7 @@ export type SendEmailOptions = v.InferInput<typeof SendEmailOptionsSchema>;
 export const DEFAULTS = {
   from: 'toolshed@localhost',
   outbox: '.toolshed/outbox',
-  ledger: '.toolshed/send-email/calls',
+  ledger: '.toolshed/send-email/calls.jsonl',
   limits: { recipients: 20, subjectChars: 255, bodyChars: 100_000 },
   timeouts: { connectMs: 10_000, greetingMs: 10_000, socketMs: 30_000 },
 } as const;

@@ -9,7 +9,7 @@ import { SendEmailInput, SendEmailOutput } from './schema.js';
 import { SmtpSender } from './smtp.js';
 
 export type SendEmailTool = Tool<typeof SendEmailInput, typeof SendEmailOutput> & {
-  /** Close pooled SMTP connections (only needed with `smtp.pool`). */
+  /** Close pooled SMTP connections and the call ledger file. */
   close(): Promise<void>;
 };
 
@@ -26,7 +26,7 @@ const DESCRIPTION =
 export function createSendEmailTool(options?: SendEmailOptions, host: { cwd: string } = { cwd: process.cwd() }): SendEmailTool {
   const config = resolveConfig(options, host.cwd);
   const smtp = config.smtp ? new SmtpSender(config, config.smtp) : undefined;
-  const ledger = new CallLedger<SendEmailOutput>(config.ledgerDir);
+  const ledger = new CallLedger<SendEmailOutput>(config.ledgerFile);
 
   const tool = defineTool({
     name: 'send_email',
@@ -43,7 +43,7 @@ export function createSendEmailTool(options?: SendEmailOptions, host: { cwd: str
       });
     },
   });
-  return Object.assign(tool, { close: async () => smtp?.close() });
+  return Object.assign(tool, { close: async () => void (await Promise.all([smtp?.close(), ledger.close()])) });
 }
 
 function list(value: string | string[] | undefined): string[] {

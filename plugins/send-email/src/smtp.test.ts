@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FailureOutcome, Outcome, SuccessOutcome } from '@toolshed/core';
-import { createHash } from 'node:crypto';
-import { readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeHarness, makeTempDir, secretForms, type Harness } from './harness.fixture.js';
 import { freePort, startSmtpServer, type TestSmtpServer } from './smtp-server.fixture.js';
@@ -10,7 +9,6 @@ import type { SendEmailOptions } from './options.js';
 const USER = 'agent@example.com';
 const PASSWORD = 'S3cr3t-p@ss/w0rd!';
 const ENV = 'TOOLSHED_TEST_SMTP_PASSWORD';
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 let server: TestSmtpServer;
 let harness: Harness | undefined;
@@ -332,14 +330,16 @@ describe('send_email sends a retried call once', () => {
       const before = await makeHarness(options(), cwd);
       success(await before.send(message, 'call-done'));
       await before.dispose();
-      // What a process killed while sending leaves behind: the claim, but no result.
-      const ledger = join(cwd, '.toolshed/send-email/calls');
-      const [claimed] = await readdir(ledger);
-      await writeFile(join(ledger, claimed!.replace(/^[0-9a-f]{64}/, sha256('call-cut'))), '');
+      // What a process killed while sending leaves behind: a pending line and a torn one.
+      const ledger = join(cwd, '.toolshed/send-email/calls.jsonl');
+      const lines = (await readFile(ledger, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines.map((l) => [l.id, l.state])).toEqual([['call-done', 'pending'], ['call-done', 'done']]);
+      const pending = { id: 'call-cut', state: 'pending', input: lines[0].input };
+      await appendFile(ledger, `${JSON.stringify(pending)}\n{"id":"call-cut","sta`);
       harness = await makeHarness(options(), cwd);
       const error = failure(await harness.send(message, 'call-cut'));
       expect(error.code).toBe('execution_failed');
-      expect(error.message).toContain('never finished');
+      expect(error.message).toContain('cut off while sending');
       expect(server.received).toHaveLength(1);
     } finally {
       await rm(cwd, { recursive: true, force: true });
@@ -354,6 +354,19 @@ describe('send_email sends a retried call once', () => {
     success(await h.send(message, 'call-retry'));
     success(await h.send(message, 'call-retry'));
     expect(server.received).toHaveLength(1);
+  });
+  it('sends nothing when the ledger file cannot be written', async () => {
+    const cwd = await makeTempDir();
+    try {
+      await writeFile(join(cwd, 'blocked'), 'a file where a folder should be');
+      harness = await makeHarness(options({ ledger: 'blocked/calls.jsonl' }), cwd);
+      const error = failure(await harness.send(message, 'call-no-ledger'));
+      expect(error.code).toBe('execution_failed');
+      expect(error.message).toContain(join(cwd, 'blocked/calls.jsonl'));
+      expect(server.received).toHaveLength(0);
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
   });
 });
 
