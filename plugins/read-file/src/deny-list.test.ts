@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_DENY } from './deny-list.js';
+import { createPathPolicy } from './path-policy.js';
+import { expectFailure, expectSuccess, makeTestTree, read, registryFor, type TestTree } from './test-tree.fixture.js';
+
+const SENSITIVE = [
+  '.env', '.env.local', '.env.production', 'app/.env', '.ENV', '.Env.Local', '.envrc',
+  'id_rsa', 'id_rsa.pub', '.ssh/id_ed25519', 'keys/id_dsa', 'deploy/id_ecdsa', 'ID_ED25519',
+  'server.pem', 'tls/server.key', 'cert.p12', 'cert.PFX', 'release.jks', 'android.keystore',
+  '.ssh/config', '.ssh/known_hosts', '.gnupg/pubring.kbx', '.aws/config', '.aws/credentials',
+  '.git/config', '.git/HEAD', 'vendor/lib/.git/config',
+  '.npmrc', 'packages/a/.npmrc', '.yarnrc.yml', '.pypirc', '.netrc', '_netrc', '.pgpass',
+  '.git-credentials', '.htpasswd', '.vault-token', 'credentials', 'credentials.json', 'config/credentials.yml.enc',
+  '.docker/config.json', 'home/.docker/config.json', 'terraform.tfstate', 'terraform.tfstate.backup',
+];
+
+const ORDINARY = [
+  'README.md', 'src/env.ts', 'src/environment.ts', 'docs/env.md', 'keyboard.ts', 'src/keys.ts', 'monkey.txt',
+  'pem-notes.md', 'src/credentials-form.tsx', '.gitignore', '.github/workflows/ci.yml', '.gitattributes',
+  'docker/config.json', 'src/ssh.ts', 'npmrc.md', 'tfstate.md',
+];
+
+describe('the built-in deny list', () => {
+  const policy = createPathPolicy([], undefined);
+
+  it.each(SENSITIVE)('refuses %s', (name) => {
+    expect(policy(name)).toBe('it is on the deny list of secret and private files');
+  });
+
+  it.each(ORDINARY)('allows %s', (name) => {
+    expect(policy(name)).toBeUndefined();
+  });
+
+  it('is documented entry by entry in the README', async () => {
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    for (const pattern of DEFAULT_DENY) expect(readme).toContain(`\`${pattern}\``);
+  });
+});
+
+describe('deny and allow options', () => {
+  let tree: TestTree;
+  beforeAll(async () => {
+    tree = await makeTestTree();
+  });
+  afterAll(() => tree.cleanup());
+
+  it('adds deny patterns to the built-in list', async () => {
+    const registry = registryFor({ root: tree.root, deny: ['sub/deep/', '*.md'] });
+    expectFailure(await read(registry, { path: 'sub/deep/file.txt' }), 'denied');
+    expectFailure(await read(registry, { path: 'README.MD' }), 'denied');
+    expectFailure(await read(registry, { path: 'readme-link' }), 'denied');
+    expectFailure(await read(registry, { path: '.env' }), 'denied');
+    expectSuccess(await read(registry, { path: 'src/index.ts' }));
+  });
+
+  it('lets a "!" pattern re-allow a name of the built-in list, and nothing more', async () => {
+    const registry = registryFor({ root: tree.root, deny: ['!.env.example'] });
+    expect(expectSuccess(await read(registry, { path: '.env.example' })).output.text).toBe('API_KEY=');
+    expectFailure(await read(registry, { path: '.env' }), 'denied');
+    expectFailure(await read(registry, { path: 'config/.env.production' }), 'denied');
+  });
+
+  it('reads only allowed paths when allow is given, and still refuses secrets among them', async () => {
+    const registry = registryFor({ root: tree.root, allow: ['src/', '.env*'] });
+    expectSuccess(await read(registry, { path: 'src/index.ts' }));
+    const refused = expectFailure(await read(registry, { path: 'README.md' }), 'denied');
+    expect(refused.error.message).toBe(
+      'read_file may not read "README.md": it is not among the paths this project allows to be read. Do not retry with another spelling of this path; read files inside the project, or ask the user for what you need.',
+    );
+    expectFailure(await read(registry, { path: '.env' }), 'denied');
+  });
+
+  it('refuses an allowed name that links to a file outside the allowed paths', async () => {
+    const registry = registryFor({ root: tree.root, allow: ['readme-link', 'src/'] });
+    expectFailure(await read(registry, { path: 'readme-link' }), 'denied');
+  });
+});
