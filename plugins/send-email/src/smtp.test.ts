@@ -355,6 +355,25 @@ describe('send_email sends a retried call once', () => {
     success(await h.send(message, 'call-retry'));
     expect(server.received).toHaveLength(1);
   });
+  it('stops sending when the caller cancels, and lets the same call id be sent later', async () => {
+    server.behaviour.slowMailFromMs = 5000;
+    const h = await open();
+    const controller = new AbortController();
+    const pending = h.registry.dispatch({ name: 'send_email', input: message, callId: 'call-cancel' }, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    controller.abort();
+    expect(failure(await pending).code).toBe('aborted');
+    server.behaviour.slowMailFromMs = undefined;
+    // The ledger settles the cancelled attempt as failed; retry until it has.
+    let retried = await h.send(message, 'call-cancel');
+    for (let i = 0; i < 50 && !retried.ok; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      retried = await h.send(message, 'call-cancel');
+    }
+    success(retried);
+    expect(server.received).toHaveLength(1);
+  });
+
   it('sends nothing when the ledger file cannot be written', async () => {
     const cwd = await makeTempDir();
     try {
