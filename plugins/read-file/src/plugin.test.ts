@@ -47,6 +47,12 @@ describe('the plugin', () => {
     expect(JSON.stringify(definition)).not.toContain(tree.root);
   });
 
+  it('says when its root folder is missing, without naming it to the model', async () => {
+    const root = path.join(tree.base, 'no-such-root');
+    const failure = expectFailure(await read(registryFor({ root }), { path: 'README.md' }), 'execution_failed');
+    expect(failure.error.message).toBe(`read_file's root folder is missing or unreadable; ask the user to check the plugin's "root" option.`);
+  });
+
   it('has documented defaults', () => {
     expect(v.parse(plugin.options!, undefined)).toEqual({ deny: [], maxBytes: DEFAULT_MAX_BYTES, maxLines: DEFAULT_MAX_LINES });
   });

@@ -71,7 +71,10 @@ export function createReadFileTool(options: ReadFileOptions = {}) {
     input: Input,
     output: Output,
     annotations: { title: 'Read file', readOnly: true, idempotent: true },
-    run: (input, ctx) => readFile(input, ctx, { root, policy, maxLines, maxBytes }),
+    run: (input, ctx) =>
+      readFile(input, ctx, { root, policy, maxLines, maxBytes }).catch((error: unknown) => {
+        throw fileSystemError(input.path, error);
+      }),
   });
 }
 
@@ -129,8 +132,9 @@ async function readFile(input: v.InferOutput<typeof Input>, ctx: ToolContext, se
           `Use an offset from 1 to ${range.totalLines}, or a negative offset to read from the end.`,
       );
     }
-    const bytes = Buffer.alloc(range.end - range.start);
-    await file.read(bytes, 0, bytes.length, range.start);
+    const buffer = Buffer.alloc(range.end - range.start);
+    // Fewer bytes than found means the file shrank meanwhile: show what is there.
+    const bytes = buffer.subarray(0, (await file.read(buffer, 0, buffer.length, range.start)).bytesRead);
     if (bytes.includes(0)) throw binary(shown, size);
     ctx.signal.throwIfAborted();
 
@@ -147,6 +151,27 @@ async function readFile(input: v.InferOutput<typeof Input>, ctx: ToolContext, se
   } finally {
     await file.close();
   }
+}
+
+const SYSTEM_REASONS: Record<string, string> = {
+  EACCES: 'the system does not allow reading it (permission denied)',
+  EPERM: 'the system does not allow reading it (operation not permitted)',
+  ENAMETOOLONG: 'a part of the path is longer than file names can be',
+  ELOOP: 'it was replaced by a symbolic link while being opened',
+  EMFILE: 'too many files are open right now; try again shortly',
+  EIO: 'the disk reported an input/output error',
+};
+
+/**
+ * The operating system's errors name absolute paths; a model gets the path it
+ * sent and the reason instead. Refusals and aborts pass through unchanged.
+ */
+function fileSystemError(input: string, error: unknown): unknown {
+  if (error instanceof ToolError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
+  const reason = SYSTEM_REASONS[code] ?? `the system refused (${code})`;
+  return new ToolError('execution_failed', `read_file cannot read ${JSON.stringify(input)}: ${reason}.`);
 }
 
 function binary(shown: string, size: number): ToolError {

@@ -187,6 +187,13 @@ describe('what is not a readable file', () => {
     expect(failure.error.message).toBe('read_file cannot read "pipe": it is not a regular file (a device, socket or pipe), and only regular files can be read.');
   });
 
+  it('reports an impossible file name without the absolute path the system names', async () => {
+    const name = `${'a'.repeat(300)}.txt`;
+    const failure = expectFailure(await read(registryFor({ root }), { path: name }), 'execution_failed');
+    expect(failure.error.message).toBe(`read_file cannot read "${name}": a part of the path is longer than file names can be.`);
+    expect(failure.error.message).not.toContain(root);
+  });
+
   it('reports a missing file with similar names from its folder', async () => {
     const failure = expectFailure(await read(registryFor({ root }), { path: 'folder/b.txt' }), 'execution_failed');
     expect(failure.error.message).toBe('read_file cannot read "folder/b.txt": no such file. Did you mean: folder/a.txt?');
