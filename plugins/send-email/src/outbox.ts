@@ -3,16 +3,19 @@ import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mailFields, type Message } from './message.js';
 
-/**
- * Write the message as a complete RFC 5322 .eml file. It is written to a hidden
- * temporary file in the same folder and renamed into place, so a reader never
- * sees a half-written message.
- */
-export async function writeToOutbox(dir: string, message: Message): Promise<string> {
+/** The complete RFC 5322 message, built by nodemailer (loaded on first use). */
+export async function composeMessage(message: Message): Promise<Buffer> {
   const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
-  const raw = await new MailComposer(mailFields(message)).compile().build();
+  return new MailComposer(mailFields(message)).compile().build();
+}
+
+/**
+ * Write an .eml file into `dir`. It is written to a hidden temporary file in the
+ * same folder and renamed into place, so a reader never sees a half-written message.
+ */
+export async function writeToOutbox(dir: string, date: Date, raw: Buffer): Promise<string> {
   await mkdir(dir, { recursive: true });
-  const stamp = message.date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   const name = `${stamp}-${randomBytes(4).toString('hex')}.eml`;
   const file = join(dir, name);
   const temp = join(dir, `.${name}.tmp`);

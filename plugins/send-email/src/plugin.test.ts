@@ -1,8 +1,11 @@
-import { sameDefinition, ToolRegistry, type AnyTool } from '@toolshed/core';
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { approvalPolicy, sameDefinition, ToolRegistry, type AnyTool } from '@toolshed/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import plugin, { createSendEmailTool } from './index.js';
 import { resolveConfig } from './config.js';
+import { makeTempDir } from './harness.fixture.js';
 
 const ENV = 'TOOLSHED_TEST_PLUGIN_PASSWORD';
 const PASSWORD = 'pl#gin-S3cret';
@@ -43,6 +46,34 @@ describe('the send_email plugin', () => {
       expect(JSON.stringify(configured)).not.toContain('mail.example.com');
     } finally {
       delete process.env[ENV];
+    }
+  });
+});
+
+describe('send_email under the default approval policy', () => {
+  it('is asked about, and sends nothing when the answer is no', async () => {
+    const cwd = await makeTempDir();
+    const tool = createSendEmailTool(undefined, { cwd });
+    try {
+      const asked: string[] = [];
+      let answer = false;
+      const registry = new ToolRegistry({
+        approve: approvalPolicy((call) => {
+          asked.push(call.name);
+          return answer ? true : { approved: false, reason: 'no terminal to ask on; pass --yes' };
+        }),
+      }).register(tool);
+      const input = { to: 'a@example.com', subject: 's', body: 'b' };
+      const denied = await registry.dispatch({ name: 'send_email', input });
+      expect(denied.ok ? 'ok' : denied.error.code).toBe('denied');
+      await expect(readdir(join(cwd, '.toolshed', 'outbox'))).rejects.toThrow(/ENOENT/);
+      answer = true;
+      expect((await registry.dispatch({ name: 'send_email', input })).ok).toBe(true);
+      expect(await readdir(join(cwd, '.toolshed', 'outbox'))).toHaveLength(1);
+      expect(asked).toEqual(['send_email', 'send_email']);
+    } finally {
+      await tool.close();
+      await rm(cwd, { recursive: true, force: true });
     }
   });
 });

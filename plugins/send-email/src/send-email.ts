@@ -4,7 +4,7 @@ import { resolveConfig, type SendEmailConfig } from './config.js';
 import { CallLedger } from './ledger.js';
 import { newMessageId, type Message } from './message.js';
 import type { SendEmailOptions } from './options.js';
-import { writeToOutbox } from './outbox.js';
+import { composeMessage, writeToOutbox } from './outbox.js';
 import { SendEmailInput, SendEmailOutput } from './schema.js';
 import { SmtpSender } from './smtp.js';
 
@@ -91,9 +91,10 @@ function checkMessage(config: SendEmailConfig, input: SendEmailInput): Message {
 }
 
 async function deliverToOutbox(config: SendEmailConfig, message: Message): Promise<SendEmailOutput> {
+  const raw = await composeMessage(message);
   let file: string;
   try {
-    file = await writeToOutbox(config.outboxDir, message);
+    file = await writeToOutbox(config.outboxDir, message.date, raw);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new ToolError(
