@@ -3,8 +3,10 @@ import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { defineTool, ToolError, type ToolContext } from '@toolshed/core';
 import * as v from 'valibot';
-import { findLineRange, type LineRange } from './line-range.js';
-import { listEntries, similarNames } from './nearby-names.js';
+import { binary, fileSystemError, notFound } from './errors.js';
+import { findLineRange } from './line-range.js';
+import { listEntries } from './nearby-names.js';
+import { explain } from './note.js';
 import { parseOptions, type ReadFileOptions } from './options.js';
 import { createPathPolicy, type PathPolicy } from './path-policy.js';
 import { resolveInRoot } from './resolve-path.js';
@@ -126,10 +128,13 @@ async function readFile(input: v.InferOutput<typeof Input>, ctx: ToolContext, se
       onProgress: (scanned, total) => ctx.report({ progress: scanned, total, message: `scanned ${scanned} of ${total} bytes` }),
     });
     if ('pastEnd' in range) {
+      const { totalLines } = range;
       throw new ToolError(
         'invalid_input',
-        `offset ${input.offset} is past the end of ${shown}, which has ${range.totalLines} line${range.totalLines === 1 ? '' : 's'}. ` +
-          `Use an offset from 1 to ${range.totalLines}, or a negative offset to read from the end.`,
+        totalLines === 0
+          ? `offset ${input.offset} is past the end of ${shown}, which is empty.`
+          : `offset ${input.offset} is past the end of ${shown}, which has ${totalLines} line${totalLines === 1 ? '' : 's'}. ` +
+              `Use an offset from 1 to ${totalLines}, or a negative offset to read from the end.`,
       );
     }
     const buffer = Buffer.alloc(range.end - range.start);
@@ -151,60 +156,4 @@ async function readFile(input: v.InferOutput<typeof Input>, ctx: ToolContext, se
   } finally {
     await file.close();
   }
-}
-
-const SYSTEM_REASONS: Record<string, string> = {
-  EACCES: 'the system does not allow reading it (permission denied)',
-  EPERM: 'the system does not allow reading it (operation not permitted)',
-  ENAMETOOLONG: 'a part of the path is longer than file names can be',
-  ELOOP: 'it was replaced by a symbolic link while being opened',
-  EMFILE: 'too many files are open right now; try again shortly',
-  EIO: 'the disk reported an input/output error',
-};
-
-/**
- * The operating system's errors name absolute paths; a model gets the path it
- * sent and the reason instead. Refusals and aborts pass through unchanged.
- */
-function fileSystemError(input: string, error: unknown): unknown {
-  if (error instanceof ToolError) return error;
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
-  const reason = SYSTEM_REASONS[code] ?? `the system refused (${code})`;
-  return new ToolError('execution_failed', `read_file cannot read ${JSON.stringify(input)}: ${reason}.`);
-}
-
-function binary(shown: string, size: number): ToolError {
-  return new ToolError('execution_failed', `read_file cannot show ${shown}: it is a binary file (${size} bytes), not text.`);
-}
-
-async function notFound(missing: { display: string; dir: string; dirDisplay: string; name: string; rest: boolean }, policy: PathPolicy): Promise<ToolError> {
-  const folder = missing.dirDisplay === '' ? 'the project root' : JSON.stringify(`${missing.dirDisplay}/`);
-  const what = missing.rest ? `there is no folder ${JSON.stringify(missing.name)} in ${folder}` : 'no such file';
-  const similar = await similarNames(missing.dir, missing.dirDisplay, missing.name, policy);
-  const hint = similar.length > 0 ? ` Did you mean: ${similar.join(', ')}?` : ' Check the path, or list the folder to find the file.';
-  return new ToolError('execution_failed', `read_file cannot read ${JSON.stringify(missing.display)}: ${what}.${hint}`);
-}
-
-function explain(
-  range: LineRange,
-  at: { firstLine: number; lastLine: number; hasMore: boolean; size: number; limit: number | undefined; maxLines: number; maxBytes: number },
-): string | undefined {
-  const parts: string[] = [];
-  if (at.size === 0) return 'The file is empty.';
-  const next = at.lastLine + 1;
-  if (range.cut === 'long-line') {
-    parts.push(
-      `Line ${at.firstLine} is longer than the ${at.maxBytes}-byte limit per call, so only its first ${range.end - range.start} bytes are shown; the rest of that line cannot be read with read_file.`,
-    );
-    if (next !== 0 && at.hasMore) parts.push(`Call again with offset: ${next} for the lines after it.`);
-    return parts.join(' ');
-  }
-  if (range.cut === 'bytes') parts.push(`Stopped at the ${at.maxBytes}-byte limit per call.`);
-  else if (at.hasMore && (at.limit ?? Infinity) > at.maxLines && range.count === at.maxLines) parts.push(`Stopped at the ${at.maxLines}-line limit per call.`);
-  if (at.firstLine < 0) {
-    parts.push('Lines are numbered from the end of the file (-1 is the last line) because the lines before them were not counted; a more negative offset reads earlier lines.');
-  }
-  if (at.hasMore) parts.push(`To read on, call again with offset: ${next}.`);
-  return parts.length > 0 ? parts.join(' ') : undefined;
 }

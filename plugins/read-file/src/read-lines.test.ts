@@ -154,6 +154,8 @@ describe('file contents', () => {
       const { output } = expectSuccess(await read(registry, { path: 'empty.txt', ...(offset ? { offset } : {}) }));
       expect(output).toEqual({ path: 'empty.txt', text: '', firstLine: 0, lastLine: 0, hasMore: false, size: 0, totalLines: 0, note: 'The file is empty.' });
     }
+    const failure = expectFailure(await read(registry, { path: 'empty.txt', offset: 2 }), 'invalid_input');
+    expect(failure.error.message).toBe('offset 2 is past the end of "empty.txt", which is empty.');
   });
 
   it('refuses a binary file', async () => {
