@@ -1,7 +1,8 @@
+import { ToolRegistry, type ToolDefinition } from '@toolshed/core';
 import { findDefinition, type ToolSource } from './source.js';
 import { parseArguments, stringField, type ParsedToolCall } from './parsed-call.js';
 import { restoreOmittedKeys } from './strict-restore.js';
-import { toStrictSchema } from './strict-schema.js';
+import { toStrictSchema, type NullPlan } from './strict-schema.js';
 
 export interface OpenAIParseOptions {
   /**
@@ -12,12 +13,37 @@ export interface OpenAIParseOptions {
   strict?: ToolSource;
 }
 
+// A registered tool's definition never changes (names cannot be re-registered),
+// so its plan is computed once per registry; a plain list is keyed by definition.
+const registryPlans = new WeakMap<ToolRegistry, Map<string, NullPlan | undefined>>();
+const definitionPlans = new WeakMap<ToolDefinition, NullPlan | undefined>();
+
+function planOf(definition: ToolDefinition): NullPlan | undefined {
+  const rewrite = toStrictSchema(definition.inputSchema);
+  return rewrite.ok ? rewrite.nulls : undefined;
+}
+
+function nullPlanFor(source: ToolSource, name: string): NullPlan | undefined {
+  if (source instanceof ToolRegistry) {
+    let plans = registryPlans.get(source);
+    if (!plans) registryPlans.set(source, (plans = new Map()));
+    if (!plans.has(name)) {
+      const definition = findDefinition(source, name);
+      if (!definition) return undefined;
+      plans.set(name, planOf(definition));
+    }
+    return plans.get(name);
+  }
+  const definition = findDefinition(source, name);
+  if (!definition) return undefined;
+  if (!definitionPlans.has(definition)) definitionPlans.set(definition, planOf(definition));
+  return definitionPlans.get(definition);
+}
+
 function unstrict(call: ParsedToolCall, options: OpenAIParseOptions): ParsedToolCall {
   if (!options.strict || call.error || typeof call.input !== 'object' || call.input === null) return call;
-  const definition = findDefinition(options.strict, call.name);
-  if (!definition) return call;
-  const rewrite = toStrictSchema(definition.inputSchema);
-  return rewrite.ok ? { ...call, input: restoreOmittedKeys(call.input, rewrite.nulls) } : call;
+  const plan = nullPlanFor(options.strict, call.name);
+  return plan ? { ...call, input: restoreOmittedKeys(call.input, plan) } : call;
 }
 
 function notAFunction(callId: string, name: string, kind: string, input: unknown): ParsedToolCall {

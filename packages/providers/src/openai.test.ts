@@ -162,6 +162,27 @@ describe('OpenAI tool calls in, results out', () => {
     expect(parseOpenAIToolCalls(undefined)).toEqual([]);
   });
 
+  it('arguments that are JSON but not an object, or a call without a function, fail with the field named', async () => {
+    const { registry, received } = makeRegistry();
+    const calls = parseOpenAIToolCalls([
+      { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '["Oslo"]' } },
+      { id: 'call_b', type: 'function' } as unknown as OpenAI.Chat.ChatCompletionMessageToolCall,
+    ]);
+    const outcomes = await runToolCalls(registry, calls);
+    expect(outcomes[0]).toMatchObject({
+      ok: false,
+      callId: 'call_a',
+      input: ['Oslo'],
+      error: { code: 'invalid_input', message: 'Invalid input for get_weather: expected object, received array' },
+    });
+    expect(outcomes[1]).toMatchObject({ ok: false, callId: 'call_b', error: { code: 'unknown_tool', message: expect.stringContaining('Unknown tool "(unnamed)"') } });
+    expect(received).toEqual([]);
+  });
+
+  it('refuses something that is not a registry or a list of definitions', () => {
+    expect(() => toOpenAIChatTools({} as never)).toThrow('Expected a ToolRegistry or an array of tool definitions (registry.list()).');
+  });
+
   it('strict round trip: the nulls strict mode forced become missing keys, so defaults apply', async () => {
     const { registry, received } = makeRegistry();
     const tools = toOpenAIChatTools(registry, { strict: true });

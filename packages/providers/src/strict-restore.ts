@@ -32,16 +32,18 @@ export function restoreOmittedKeys(value: unknown, plan: NullPlan): unknown {
   }
   if (!isRecord(value) || (plan.omit === undefined && plan.properties === undefined)) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (item === null && plan.omit?.includes(key)) continue;
-    const nested = plan.properties?.[key];
-    // defineProperty: a key named "__proto__" from JSON must stay a plain key.
-    Object.defineProperty(out, key, {
-      value: nested && item !== null ? restoreOmittedKeys(item, nested) : item,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  const { omit, properties } = plan;
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    if (item === null && omit !== undefined && omit.includes(key)) continue;
+    const nested = properties !== undefined && item !== null && Object.hasOwn(properties, key) ? properties[key] : undefined;
+    const restored = nested === undefined ? item : restoreOmittedKeys(item, nested);
+    // A key named "__proto__" from JSON must stay a plain key, not set the prototype.
+    if (key === '__proto__') {
+      Object.defineProperty(out, key, { value: restored, enumerable: true, writable: true, configurable: true });
+    } else {
+      out[key] = restored;
+    }
   }
   return out;
 }
