@@ -6,7 +6,7 @@ import { ToolError } from '@toolshed/core';
 type Entry<T> = { id: string; state: 'pending'; input: string } | { id: string; state: 'done'; input: string; output: T } | { id: string; state: 'failed' };
 type Known<T> = Exclude<Entry<T>, { state: 'failed' }>;
 
-/** Entries kept when the file is read back; older call ids are forgotten. */
+/** Calls remembered; the file is compacted to this many when read back with twice as many lines. */
 const KEEP = 10_000;
 
 /**
@@ -83,7 +83,10 @@ export class CallLedger<T> {
       throw error;
     }
     const done: Known<T> = { id: callId, state: 'done', input, output };
+    known.delete(callId);
     known.set(callId, done);
+    // Forget the oldest calls in memory as the file forgets them when compacted.
+    if (known.size > KEEP * 2) for (const id of [...known.keys()].slice(0, KEEP)) known.delete(id);
     // The message is out: a failure to note it must not turn into a failure (and a resend).
     await handle.write(line(done)).catch(() => {});
     return output;
