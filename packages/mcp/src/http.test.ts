@@ -41,6 +41,11 @@ const INITIALIZE = JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
+/** Let a `steps` call that waits with this key go on (see test-fixtures/tools.mjs). */
+function advance(c: Client, key: string): Promise<unknown> {
+  return c.callTool({ name: 'advance', arguments: { key } });
+}
+
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 beforeEach(async () => {
@@ -169,8 +174,11 @@ describe('serveHttp', () => {
 
   it('sends progress notifications when the client asks for them', async () => {
     const received: Progress[] = [];
-    const result = await client.callTool({ name: 'steps', arguments: { count: 3 } }, undefined, {
-      onprogress: (progress) => received.push(progress),
+    const result = await client.callTool({ name: 'steps', arguments: { count: 3, ackKey: 'a' } }, undefined, {
+      onprogress: (progress) => {
+        received.push(progress);
+        void advance(client, 'a');
+      },
     });
     expect(result.structuredContent).toEqual({ done: 3 });
     expect(received).toEqual([
@@ -182,8 +190,11 @@ describe('serveHttp', () => {
 
   it('drops progress that does not increase, as MCP requires', async () => {
     const received: number[] = [];
-    await client.callTool({ name: 'steps', arguments: { count: 2, repeatEach: true } }, undefined, {
-      onprogress: ({ progress }) => received.push(progress),
+    await client.callTool({ name: 'steps', arguments: { count: 2, repeatEach: true, ackKey: 'a' } }, undefined, {
+      onprogress: ({ progress }) => {
+        received.push(progress);
+        void advance(client, 'a');
+      },
     });
     expect(received).toEqual([1, 2]);
   });
@@ -194,8 +205,18 @@ describe('serveHttp', () => {
       const mine: number[] = [];
       const theirs: number[] = [];
       await Promise.all([
-        client.callTool({ name: 'steps', arguments: { count: 2 } }, undefined, { onprogress: (p) => mine.push(p.progress) }),
-        other.callTool({ name: 'steps', arguments: { count: 3 } }, undefined, { onprogress: (p) => theirs.push(p.progress) }),
+        client.callTool({ name: 'steps', arguments: { count: 2, ackKey: 'mine' } }, undefined, {
+          onprogress: (p) => {
+            mine.push(p.progress);
+            void advance(client, 'mine');
+          },
+        }),
+        other.callTool({ name: 'steps', arguments: { count: 3, ackKey: 'theirs' } }, undefined, {
+          onprogress: (p) => {
+            theirs.push(p.progress);
+            void advance(other, 'theirs');
+          },
+        }),
       ]);
       expect(mine).toEqual([1, 2]);
       expect(theirs).toEqual([1, 2, 3]);

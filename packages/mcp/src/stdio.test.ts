@@ -27,7 +27,7 @@ function text(result: object): string {
   return (result as { content: { text: string }[] }).content[0]!.text;
 }
 
-describe('serveStdio in a child process', () => {
+describe('serveStdio in a child process', { timeout: 30_000 }, () => {
   it('introduces itself with the given name', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'toolshed-test', version: '1.0.0' });
     expect(client.getServerCapabilities()?.tools).toBeDefined();
@@ -35,7 +35,7 @@ describe('serveStdio in a child process', () => {
 
   it('lists the tools', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'slow', 'steps', 'count_words', 'delete_record', 'big_number', 'probe']);
+    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'slow', 'steps', 'advance', 'count_words', 'delete_record', 'big_number', 'probe']);
     const { registry } = createTestRegistry();
     expect(tools[0]!.inputSchema).toEqual(registry.get('echo')!.definition.inputSchema);
   });
@@ -73,8 +73,12 @@ describe('serveStdio in a child process', () => {
 
   it('sends progress notifications', async () => {
     const received: Progress[] = [];
-    const result = await client.callTool({ name: 'steps', arguments: { count: 2 } }, undefined, {
-      onprogress: (progress) => received.push(progress),
+    // Each step waits for the client to acknowledge it (see test-fixtures/tools.mjs).
+    const result = await client.callTool({ name: 'steps', arguments: { count: 2, ackKey: 'k' } }, undefined, {
+      onprogress: (progress) => {
+        received.push(progress);
+        void client.callTool({ name: 'advance', arguments: { key: 'k' } });
+      },
     });
     expect(result.structuredContent).toEqual({ done: 2 });
     expect(received).toEqual([

@@ -28,18 +28,40 @@ export function createTestRegistry() {
       }),
   });
 
+  // Progress sent just before a result can be lost by the SDK client (it handles
+  // notifications a microtask late, after the answer has closed the request).
+  // With `ackKey`, each step waits for an `advance` call with that key, which the
+  // test's client makes from its progress callback: every notification is then seen.
+  const waiting = new Map();
   const steps = defineTool({
     name: 'steps',
     description: 'Count to `count`, reporting progress at each step.',
-    input: v.object({ count: v.pipe(v.number(), v.integer(), v.minValue(1)), repeatEach: v.optional(v.boolean()) }),
+    input: v.object({
+      count: v.pipe(v.number(), v.integer(), v.minValue(1)),
+      repeatEach: v.optional(v.boolean()),
+      ackKey: v.optional(v.string()),
+    }),
     output: v.object({ done: v.number() }),
-    run: async ({ count, repeatEach }, ctx) => {
+    run: async ({ count, repeatEach, ackKey }, ctx) => {
       for (let step = 1; step <= count; step += 1) {
+        const acked = ackKey === undefined ? undefined : new Promise((resolve) => waiting.set(ackKey, resolve));
         ctx.report({ progress: step, total: count, message: `step ${step} of ${count}` });
         if (repeatEach) ctx.report({ progress: step, total: count, message: `step ${step} again` });
-        await new Promise((resolve) => setImmediate(resolve));
+        await (acked ?? new Promise((resolve) => setImmediate(resolve)));
       }
       return { done: count };
+    },
+  });
+
+  const advance = defineTool({
+    name: 'advance',
+    description: 'Let the `steps` call waiting with this key go on to its next step.',
+    input: v.object({ key: v.string() }),
+    run: ({ key }) => {
+      const release = waiting.get(key);
+      waiting.delete(key);
+      release?.();
+      return { released: release !== undefined };
     },
   });
 
@@ -79,6 +101,6 @@ export function createTestRegistry() {
   });
 
   const registry = new ToolRegistry();
-  for (const tool of [echo, slow, steps, countWords, deleteRecord, bigNumber, probe]) registry.register(tool);
+  for (const tool of [echo, slow, steps, advance, countWords, deleteRecord, bigNumber, probe]) registry.register(tool);
   return { registry, seen, slowAborted };
 }
