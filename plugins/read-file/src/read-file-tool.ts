@@ -47,16 +47,15 @@ const Output = v.object({
 
 type Output = v.InferOutput<typeof Output>;
 
-function describe(maxLines: number, maxBytes: number): string {
-  return (
-    'Read a text file of the project. Give `path` relative to the project root. ' +
-    `One call returns at most ${maxLines} lines and ${maxBytes} bytes; firstLine and lastLine number the lines returned. ` +
-    'When hasMore is true, call again with offset: lastLine + 1 to read on (the note says so). ' +
-    'For a large file, read only the part you need with offset and limit; a negative offset counts from the end ' +
-    '(offset: -50 returns the last 50 lines). Secret files (.env, private keys, credentials, .git) and paths outside ' +
-    'the project are refused.'
-  );
-}
+// The same whatever the options: what a model sees is generated into the
+// plugin's manifest at build time, before any project has configured it.
+const DESCRIPTION =
+  'Read a text file of the project. Give `path` relative to the project root. ' +
+  'One call returns a limited number of lines and bytes; firstLine and lastLine number the lines returned. ' +
+  'When hasMore is true, call again with offset: lastLine + 1 to read on (the note says so, and says when a limit cut the text). ' +
+  'For a large file, read only the part you need with offset and limit; a negative offset counts from the end ' +
+  '(offset: -50 returns the last 50 lines). Secret files (.env, private keys, credentials, .git) and paths outside ' +
+  'the project are refused.';
 
 /**
  * Create the read_file tool. Without a `root` it reads from the current
@@ -69,7 +68,7 @@ export function createReadFileTool(options: ReadFileOptions = {}) {
   const { maxLines, maxBytes } = settings;
   return defineTool({
     name: 'read_file',
-    description: describe(maxLines, maxBytes),
+    description: DESCRIPTION,
     input: Input,
     output: Output,
     annotations: { title: 'Read file', readOnly: true, idempotent: true },
