@@ -2,7 +2,9 @@ import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { registerCall } from './commands/call.js';
 import { registerList } from './commands/list.js';
+import { registerPlugins } from './commands/plugins.js';
 import { registerSchema } from './commands/schema.js';
+import { setProjectOptions } from './host.js';
 import { UsageError } from './usage-error.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -12,11 +14,15 @@ export function createProgram(): Command {
     .description('List, call and describe the tools of your Toolshed plugins')
     .version(version)
     .showHelpAfterError('(add --help for usage)')
+    .option('--cwd <dir>', 'the project root whose plugins to use (default: the current directory)')
+    .option('--config <file>', 'the config file (default: toolshed.config.json in the project root)')
+    .hook('preAction', (command) => setProjectOptions(command.opts()))
     // Commander exits by itself; we map its errors to our exit codes instead.
     .exitOverride();
   registerList(program);
   registerCall(program);
   registerSchema(program);
+  registerPlugins(program);
   return program;
 }
 

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateManifest } from './generate.js';

@@ -10,7 +10,7 @@ const require = createRequire(import.meta.url);
 const CORE_DIR = path.dirname(realpathSync(require.resolve('@toolshed/core/package.json')));
 const VALIBOT_DIR = realpathSync(path.join(CORE_DIR, 'node_modules', 'valibot'));
 
-export const MANIFEST_BIN = fileURLToPath(new URL('../dist/manifest-bin.js', import.meta.url));
+export const MANIFEST_BIN = fileURLToPath(new URL('../bin/toolshed-manifest.js', import.meta.url));
 
 export interface ToolSpec {
   name: string;

@@ -1,8 +1,7 @@
 import { appendFileSync, openSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Outcome } from '@toolshed/core';
-import { terminalApproval } from '../approval.js';
-import { loadTools } from '../bundled.js';
+import { loadTools } from '../host.js';
 import { parseTimeout, readCallInput } from '../input.js';
 import { style } from '../style.js';
 import { UsageError } from '../usage-error.js';
@@ -39,7 +38,9 @@ export function registerCall(program: Command): void {
     .action(async (tool: string, json: string | undefined, options: CallOptions) => {
       const input = await readCallInput(tool, json, options.inputFile);
       const timeoutMs = parseTimeout(options.timeout);
-      const { registry } = await loadTools({ cwd: process.cwd(), approve: terminalApproval(options.yes === true) });
+      // Imported here: it loads @toolshed/core, which listing commands do without.
+      const { terminalApproval } = await import('../approval.js');
+      const { registry } = await loadTools({ approve: terminalApproval(options.yes === true) });
       if (options.transcript !== undefined) {
         const fd = openTranscript(options.transcript);
         registry.subscribe((event) => appendFileSync(fd, `${JSON.stringify(event)}\n`));

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadTools } from '../bundled.js';
+import { inspectTools } from '../host.js';
 import { style } from '../style.js';
 
 export function registerList(program: Command): void {
@@ -8,8 +8,8 @@ export function registerList(program: Command): void {
     .description('List every tool with its description and the plugin it came from')
     .option('--json', 'print the list as JSON')
     .action(async (options: { json?: boolean }) => {
-      const { registry, pluginOf } = await loadTools({ cwd: process.cwd() });
-      const tools = registry.list().map((tool) => {
+      const { tools: definitions, pluginOf } = await inspectTools();
+      const tools = definitions.map((tool) => {
         const plugin = pluginOf(tool.name);
         return { name: tool.name, description: tool.description, plugin: plugin?.name, version: plugin?.version, annotations: tool.annotations ?? {} };
       });

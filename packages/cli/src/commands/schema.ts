@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadTools } from '../bundled.js';
+import { inspectTools } from '../host.js';
 import { style } from '../style.js';
 
 export function registerSchema(program: Command): void {
@@ -9,10 +9,9 @@ export function registerSchema(program: Command): void {
     .argument('[tools...]', 'only these tools')
     .option('--json', 'print the definitions as one JSON array')
     .action(async (names: string[], options: { json?: boolean }) => {
-      const { registry } = await loadTools({ cwd: process.cwd() });
-      let tools = registry.list();
+      let { tools } = await inspectTools();
       if (names.length > 0) {
-        const unknown = names.filter((name) => !registry.has(name));
+        const unknown = names.filter((name) => !tools.some((tool) => tool.name === name));
         if (unknown.length > 0) {
           process.stderr.write(`toolshed schema: unknown tool ${unknown.join(', ')}; see toolshed list.\n`);
           process.exitCode = 2;

@@ -1,0 +1,87 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { ApproveHook, ToolDefinition, ToolRegistry } from '@toolshed/core';
+import { ConfigError, createHost, HostError, inspectPlugins, type Host, type HostOptions, type PluginReport } from '@toolshed/host';
+import { UsageError } from './usage-error.js';
+
+/** The global --cwd and --config options, set before any command runs. */
+let project: { cwd?: string; config?: string } = {};
+
+export function setProjectOptions(options: { cwd?: string; config?: string }): void {
+  project = options;
+}
+
+function hostOptions(): HostOptions {
+  const cwd = path.resolve(project.cwd ?? '.');
+  if (project.cwd !== undefined && !statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`--cwd ${project.cwd}: there is no such directory.`);
+  }
+  // --config is relative to where the command was typed, like any file argument.
+  return { cwd, ...(project.config !== undefined ? { config: path.resolve(project.config) } : {}) };
+}
+
+/** A config file that cannot be used is a usage error (exit 2), named by the host's message. */
+async function usingHost<T>(run: (options: HostOptions) => Promise<T>): Promise<T> {
+  const options = hostOptions();
+  try {
+    return await run(options);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+export function label(plugin: Pick<PluginReport, 'name' | 'version'>): string {
+  return plugin.version ? `${plugin.name}@${plugin.version}` : plugin.name;
+}
+
+/** Skipped plugins and host-wide problems go to stderr, so a listing is never silently short. */
+function warn(plugins: PluginReport[], warnings: string[]): void {
+  for (const warning of warnings) process.stderr.write(`toolshed: warning: ${warning}\n`);
+  for (const plugin of plugins) {
+    if (plugin.status !== 'skipped' || !plugin.error) continue;
+    process.stderr.write(
+      `toolshed: warning: skipped plugin ${label(plugin)} (${plugin.error.phase}): ${plugin.error.message} (see toolshed plugins)\n`,
+    );
+  }
+}
+
+export interface ToolOrigins {
+  /** The plugin (name and version) a tool came from. */
+  pluginOf(tool: string): { name: string; version?: string } | undefined;
+}
+
+function origins(plugins: PluginReport[]): ToolOrigins['pluginOf'] {
+  const byTool = new Map<string, { name: string; version?: string }>();
+  for (const plugin of plugins) {
+    for (const tool of plugin.tools) byTool.set(tool, plugin.version ? { name: plugin.name, version: plugin.version } : { name: plugin.name });
+  }
+  return (tool) => byTool.get(tool);
+}
+
+/** The tools as a model sees them, from the plugins' static manifests: no plugin code is imported. */
+export async function inspectTools(): Promise<{ tools: ToolDefinition[] } & ToolOrigins> {
+  const inspection = await usingHost((options) => inspectPlugins(options));
+  warn(inspection.plugins, inspection.warnings);
+  return { tools: inspection.tools, pluginOf: origins(inspection.plugins) };
+}
+
+/** A sealed registry with every plugin's tools; plugin code loads on a tool's first call. */
+export async function loadTools(options: { approve?: ApproveHook } = {}): Promise<{ registry: ToolRegistry; host: Host } & ToolOrigins> {
+  const host = await usingHost((hostOptions) => createHost({ ...hostOptions, ...(options.approve ? { registry: { approve: options.approve } } : {}) }));
+  warn(host.plugins, host.warnings);
+  return { registry: host.registry, host, pluginOf: origins(host.plugins) };
+}
+
+/** Every plugin's report, with each one's code imported so that its faults show. */
+export async function pluginReport(): Promise<{ plugins: PluginReport[]; warnings: string[]; failed: boolean }> {
+  try {
+    const host = await usingHost((options) => createHost(options));
+    const plugins = await host.loadAll();
+    return { plugins, warnings: host.warnings, failed: plugins.some((plugin) => plugin.status === 'failed') };
+  } catch (error) {
+    // The report is the point of this command: show it even when startup fails.
+    if (error instanceof HostError) return { plugins: error.plugins, warnings: [], failed: true };
+    throw error;
+  }
+}
