@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { registerCall } from './commands/call.js';
 import { registerList } from './commands/list.js';
+import { registerNew } from './commands/new.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerSchema } from './commands/schema.js';
 import { setProjectOptions } from './host.js';
@@ -22,6 +23,7 @@ export function createProgram(): Command {
   registerList(program);
   registerCall(program);
   registerSchema(program);
+  registerNew(program);
   registerPlugins(program);
   return program;
 }
