@@ -1,0 +1,211 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const workspace = fileURLToPath(new URL('../../..', import.meta.url));
+const hostPackage = createRequire(import.meta.url).resolve('@toolshed/host/package.json');
+const manifestBin = path.join(path.dirname(hostPackage), 'bin/toolshed-manifest.js');
+const BUNDLED = { '@toolshed/tool-echo': 'plugins/echo', '@toolshed/tool-read-file': 'plugins/read-file', '@toolshed/tool-send-email': 'plugins/send-email' };
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function toolshed(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [...(options.nodeArgs ?? []), bin, ...args],
+      { cwd: options.cwd ?? project, env: { ...process.env, NO_COLOR: '1', ...options.env } },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end('');
+  });
+}
+
+let project: string;
+
+function write(relative: string, content: string | object): string {
+  const file = path.join(project, relative);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+  return file;
+}
+
+function link(target: string, relative: string): void {
+  mkdirSync(path.dirname(path.join(project, relative)), { recursive: true });
+  symlinkSync(target, path.join(project, relative), 'dir');
+}
+
+/** A plugin package whose import leaves a marker file, with its manifest built by the real toolshed-manifest. */
+function markerPlugin(name: string, tool: string): string {
+  const dir = path.join(project, 'node_modules', name);
+  write(`node_modules/${name}/package.json`, {
+    name,
+    version: '3.2.1',
+    type: 'module',
+    exports: './index.js',
+    peerDependencies: { '@toolshed/core': '^1' },
+    toolshed: { apiVersion: 1, tools: [tool], manifest: './toolshed.json' },
+  });
+  write(
+    `node_modules/${name}/index.js`,
+    `import { writeFileSync } from 'node:fs';
+import { defineTool, definePlugin } from '@toolshed/core';
+import * as v from 'valibot';
+writeFileSync(new URL('./imported.marker', import.meta.url), 'imported');
+export default definePlugin({ name: ${JSON.stringify(name)}, apiVersion: 1, tools: [defineTool({
+  name: ${JSON.stringify(tool)}, description: 'Shouts the text.', input: v.object({ text: v.string() }),
+  run: ({ text }) => ({ text: text.toUpperCase() }),
+})] });
+`,
+  );
+  execFileSync(process.execPath, [manifestBin], { cwd: dir, stdio: 'pipe' });
+  rmSync(path.join(dir, 'imported.marker'));
+  return dir;
+}
+
+beforeEach(() => {
+  project = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolshed-cli-host-')));
+  // The workspace's built core and valibot stand in for what npm would install next to the plugins.
+  link(path.join(workspace, 'packages/core'), 'node_modules/@toolshed/core');
+  link(realpathSync(path.join(workspace, 'packages/core/node_modules/valibot')), 'node_modules/valibot');
+  for (const [name, dir] of Object.entries(BUNDLED)) link(path.join(workspace, dir), `node_modules/${name}`);
+});
+afterEach(() => rmSync(project, { recursive: true, force: true }));
+
+describe('toolshed list with discovered plugins', () => {
+  it('lists the three bundled plugins and a marker plugin without importing any plugin module', async () => {
+    const marker = markerPlugin('tool-shout', 'shout');
+    write('package.json', { name: 'app', private: true, devDependencies: { ...Object.fromEntries(Object.keys(BUNDLED).map((name) => [name, '^1'])), 'tool-shout': '^3' } });
+    const log = path.join(project, 'loaded.log');
+    const hook = `data:text/javascript,${encodeURIComponent(`
+      import { register } from 'node:module';
+      register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(`
+        import { appendFileSync } from 'node:fs';
+        export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }
+      `)}`)});
+    `)}`;
+
+    const run = await toolshed(['list', '--json'], { nodeArgs: ['--import', hook] });
+
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const tools = JSON.parse(run.stdout) as { name: string; plugin: string; version: string }[];
+    expect(tools.map((tool) => [tool.name, tool.plugin])).toEqual([
+      ['echo', '@toolshed/tool-echo'],
+      ['read_file', '@toolshed/tool-read-file'],
+      ['send_email', '@toolshed/tool-send-email'],
+      ['shout', 'tool-shout'],
+    ]);
+    expect(existsSync(path.join(marker, 'imported.marker'))).toBe(false);
+    const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    expect(loaded.some((url) => url.endsWith('/packages/cli/dist/bin.js'))).toBe(true);
+    const pluginModules = loaded.filter((url) => /\/plugins\/(echo|read-file|send-email)\/|\/tool-shout\//.test(url));
+    expect(pluginModules).toEqual([]);
+
+    // The same project, called: now the plugin's code runs.
+    const call = await toolshed(['call', 'shout', '{"text":"hi"}']);
+    expect(call).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(call.stdout)).toEqual({ text: 'HI' });
+    expect(existsSync(path.join(marker, 'imported.marker'))).toBe(true);
+  });
+
+  it('--cwd points at the project and list warns on stderr about a skipped plugin', async () => {
+    write('package.json', { name: 'app', dependencies: { '@toolshed/tool-echo': '^1', 'tool-broken': '^1' } });
+    write('node_modules/tool-broken/package.json', '{ "name": "tool-broken",');
+    const run = await toolshed(['--cwd', project, 'list'], { cwd: tmpdir() });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^echo {2}@toolshed\/tool-echo@/);
+    expect(run.stderr).toMatch(/^toolshed: warning: skipped plugin tool-broken \(resolve\): .*tool-broken\/package\.json is not valid JSON .*\(see toolshed plugins\)\n$/);
+  });
+
+  it('--cwd that is not a directory is a usage error', async () => {
+    const run = await toolshed(['list', '--cwd', path.join(project, 'nope')]);
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toBe(`toolshed: --cwd ${path.join(project, 'nope')}: there is no such directory.\n`);
+  });
+});
+
+describe('toolshed plugins', () => {
+  it('prints each plugin with version, source, tools, status, warnings and errors', async () => {
+    write('package.json', { name: 'app', dependencies: { '@toolshed/tool-echo': '^1', 'tool-broken': '^1' } });
+    write('node_modules/tool-broken/package.json', { name: 'tool-broken', version: '0.1.0', toolshed: { apiVersion: 9, tools: ['x'] } });
+    markerPlugin('tool-shout', 'shout');
+    write('toolshed.config.json', { plugins: ['tool-shout'], rename: { shout: 'yell' } });
+    const run = await toolshed(['plugins']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const echoVersion = (JSON.parse(readFileSync(path.join(workspace, 'plugins/echo/package.json'), 'utf8')) as { version: string }).version;
+    expect(run.stdout).toBe(
+      [
+        'tool-shout@3.2.1  loaded  from toolshed.config.json: tool-shout',
+        '  tools: yell',
+        `@toolshed/tool-echo@${echoVersion}  loaded  from package.json: @toolshed/tool-echo`,
+        '  tools: echo',
+        'tool-broken@0.1.0  skipped  from package.json: tool-broken',
+        '  error (validate): it declares apiVersion 9, but this host supports apiVersion 1. Upgrade @toolshed/host (or @toolshed/cli), or install an older version of the plugin.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--json gives the report, and a named plugin that fails makes it exit 1', async () => {
+    write('package.json', { name: 'app', dependencies: { '@toolshed/tool-echo': '^1' } });
+    write('toolshed.config.json', { plugins: ['tool-missing', ['@toolshed/tool-read-file', { maxLines: 'many' }]] });
+    const run = await toolshed(['plugins', '--json']);
+    expect(run.code).toBe(1);
+    const { plugins } = JSON.parse(run.stdout) as { plugins: { name: string; source: string; status: string; error?: { phase: string; message: string } }[] };
+    expect(plugins.map(({ name, source, status, error }) => ({ name, source, status, phase: error?.phase }))).toEqual([
+      { name: 'tool-missing', source: 'config', status: 'failed', phase: 'resolve' },
+      { name: '@toolshed/tool-read-file', source: 'config', status: 'loaded', phase: undefined },
+      { name: '@toolshed/tool-echo', source: 'dependency', status: 'loaded', phase: undefined },
+    ]);
+  });
+
+  it('invalid options show once the plugin is loaded', async () => {
+    write('package.json', { name: 'app' });
+    write('toolshed.config.json', { plugins: [['@toolshed/tool-read-file', { maxLines: 'many' }]] });
+    const run = await toolshed(['plugins', '--json']);
+    expect(run.code).toBe(1);
+    const { plugins } = JSON.parse(run.stdout) as { plugins: { status: string; error?: { phase: string; message: string } }[] };
+    expect(plugins[0]).toMatchObject({ status: 'failed', error: { phase: 'options', message: expect.stringContaining('option maxLines: expected number, received string') } });
+  });
+});
+
+describe('config errors', () => {
+  it('a config file that is not valid JSON: the file is named, exit code 2', async () => {
+    write('package.json', { name: 'app' });
+    const file = write('toolshed.config.json', '{"plugins": [}');
+    for (const command of ['list', 'schema', 'plugins']) {
+      const run = await toolshed([command]);
+      expect(run).toMatchObject({ code: 2, stdout: '' });
+      expect(run.stderr).toMatch(new RegExp(`^toolshed: ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON \\(.+\\)\\. Fix the file, or pass another with --config\\.\\n$`));
+    }
+  });
+
+  it('--config names another file; a missing one is a usage error', async () => {
+    write('package.json', { name: 'app' });
+    write('conf/tools.json', { plugins: ['@toolshed/tool-echo'] });
+    const run = await toolshed(['list', '--config', 'conf/tools.json']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^echo {2}@toolshed\/tool-echo@/);
+    const missing = await toolshed(['list', '--config', 'conf/none.json']);
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(missing.stderr).toBe(`toolshed: Cannot read config file ${path.join(project, 'conf/none.json')}: it does not exist.\n`);
+  });
+
+  it('a named plugin that cannot be found fails list with exit 1, naming it', async () => {
+    write('package.json', { name: 'app' });
+    write('toolshed.config.json', { plugins: ['@toolshed/tool-echo', 'tool-missing'] });
+    const run = await toolshed(['list']);
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toContain('1 plugin you named could not be loaded:\n  - tool-missing [resolve]: package "tool-missing" is not installed in');
+  });
+});
