@@ -51,7 +51,7 @@ async function check({ dir, pkg }, out) {
     if (String(value).startsWith('workspace:')) problems.push(`packed package.json still has ${field}: "${value}"`);
   }
   try {
-    await run(attw, [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color', '--no-emoji'], { cwd: dir });
+    await run(attw, [tarball, '--profile', 'esm-only', '--no-definitely-typed', '--format', 'ascii', '--no-color', '--no-emoji'], { cwd: dir });
   } catch (error) {
     problems.push(`attw (esm-only profile):\n${String(error.stdout || error.message).trim()}`);
   }
