@@ -1,0 +1,87 @@
+import { defineTool, definePlugin, type ToolEvent } from '@toolshed/core';
+import * as v from 'valibot';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHost } from './index.js';
+import { Project } from './project.fixture.js';
+
+const clock = definePlugin({
+  name: 'my-clock',
+  apiVersion: 1,
+  options: v.object({ zone: v.optional(v.string(), 'UTC') }),
+  tools: (options) => [
+    defineTool({
+      name: 'now',
+      description: 'Tell the time zone the clock runs in.',
+      input: v.object({}),
+      run: () => ({ zone: options.zone }),
+    }),
+  ],
+});
+
+const counter = definePlugin({
+  name: 'my-counter',
+  apiVersion: 1,
+  tools: [
+    defineTool({
+      name: 'count',
+      description: 'Count the words of a text.',
+      input: v.object({ text: v.string() }),
+      run: ({ text }) => ({ words: text.split(/\s+/).filter(Boolean).length }),
+    }),
+  ],
+});
+
+let project: Project | undefined;
+afterEach(() => project?.remove());
+
+describe('a custom harness composed in code', () => {
+  it('gets exactly the two plugins it names, with options, and ignores config and dependencies', async () => {
+    project = new Project();
+    project.plugin({ name: 'tool-a', tools: [{ name: 'alpha' }] });
+    project.packageJson({ dependencies: { 'tool-a': '^1' } });
+    project.config('{ this config is not even JSON');
+    const events: ToolEvent['type'][] = [];
+
+    const host = await createHost({
+      cwd: project.dir,
+      plugins: [[clock, { zone: 'Europe/Paris' }], counter],
+      registry: { timeoutMs: 5000 },
+    });
+    host.registry.subscribe((event) => events.push(event.type));
+
+    expect(host.registry.sealed).toBe(true);
+    expect(host.registry.list().map((tool) => tool.name)).toEqual(['now', 'count']);
+    expect(host.plugins.map(({ name, source, status, tools, imported }) => ({ name, source, status, tools, imported }))).toEqual([
+      { name: 'my-clock', source: 'code', status: 'loaded', tools: ['now'], imported: true },
+      { name: 'my-counter', source: 'code', status: 'loaded', tools: ['count'], imported: true },
+    ]);
+    expect(await host.registry.dispatch({ name: 'now', input: {} })).toMatchObject({ ok: true, output: { zone: 'Europe/Paris' } });
+    expect(await host.registry.dispatch({ name: 'count', input: { text: 'one two  three' } })).toMatchObject({ ok: true, output: { words: 3 } });
+    expect(events).toEqual(['call.start', 'call.end', 'call.start', 'call.end']);
+    expect(await host.loadAll()).toHaveLength(2);
+  });
+
+  it('can opt in to discovery next to its own plugins, and rename in code', async () => {
+    project = new Project();
+    project.plugin({ name: 'tool-a', tools: [{ name: 'count' }] });
+    project.packageJson({ dependencies: { 'tool-a': '^1' } });
+    const host = await createHost({ cwd: project.dir, plugins: [counter], discover: true, rename: { now: 'unused' } });
+    // The dependency's `count` collides with the harness's own: the discovered one is skipped, the harness's wins.
+    expect(host.registry.list().map((tool) => tool.name)).toEqual(['count']);
+    expect(host.plugins[1]).toMatchObject({ name: 'tool-a', status: 'skipped', error: { phase: 'register' } });
+    expect(host.warnings).toEqual(['rename: no loaded plugin offers a tool named "now"; the rename does nothing.']);
+  });
+
+  it('refuses invalid options handed over in code, naming the plugin and the option', async () => {
+    await expect(createHost({ plugins: [[clock, { zone: 7 }], counter] })).rejects.toThrow(
+      '1 plugin you named could not be loaded:\n  - my-clock [options]: invalid options: option zone: expected string, received number.',
+    );
+  });
+
+  it('refuses two harness plugins with the same tool name, naming both', async () => {
+    const twin = definePlugin({ ...counter, name: 'my-twin' });
+    await expect(createHost({ plugins: [counter, twin] })).rejects.toThrow(
+      'my-twin [register]: tool "count" is offered by both my-counter and my-twin.',
+    );
+  });
+});
