@@ -32,7 +32,7 @@ export function isPathSpec(spec: string): boolean {
 export function findPackageDir(name: string, fromDir: string): string | undefined {
   for (let dir = fromDir; ; ) {
     const candidate = path.join(dir, 'node_modules', name);
-    if (existsSync(path.join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (existsSync(path.join(candidate, 'package.json'))) return realpathSync.native(candidate);
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;

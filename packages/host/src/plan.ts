@@ -118,7 +118,7 @@ async function prepareSpec(record: PluginRecord, spec: string, baseDir: string, 
     } else {
       record.packageDir = target;
     }
-  } else {
+  } else if (!record.packageDir) {
     if (!isPackageName(spec)) throw new PhaseError('resolve', `"${spec}" is neither a package name nor a relative path (start paths with ./).`);
     const dir = findPackageDir(spec, cwd);
     if (!dir) {
@@ -128,7 +128,7 @@ async function prepareSpec(record: PluginRecord, spec: string, baseDir: string, 
     record.report.path = dir;
   }
   if (record.packageDir) {
-    const pkg = readPackageJson(record.packageDir);
+    const pkg = record.pkg ?? readPackageJson(record.packageDir);
     record.pkg = pkg;
     if (typeof pkg.name === 'string') record.report.name = pkg.name;
     if (typeof pkg.version === 'string') record.report.version = pkg.version;
@@ -272,15 +272,15 @@ export async function plan(options: HostOptions): Promise<Plan> {
       if (!dir) continue;
       const record = newRecord('dependency', name, false, {});
       record.report.path = dir;
-      let pkg: PackageJson;
       try {
-        pkg = readPackageJson(dir);
+        record.pkg = readPackageJson(dir);
       } catch (error) {
         fail(record, error);
         records.push(record);
         continue;
       }
-      if (pkg.toolshed === undefined) continue;
+      if (record.pkg.toolshed === undefined) continue;
+      record.packageDir = dir;
       await prepare(record, { spec: name, rename: {} }, loaded?.label ?? 'toolshed.config.json', cwd);
     }
   }
