@@ -1,0 +1,81 @@
+// tools/call cost of a registry served by @toolshed/mcp, against the SDK's own
+// high-level McpServer serving the same echo tool (zod schema, hand-written
+// result): the floor anyone serving a tool with the SDK pays. Both use the
+// SDK's real Client over its in-memory transport, interleaved in this one
+// process, so the ratios hold whatever else the machine is doing. The HTTP
+// figure is the same call through serveHttp on 127.0.0.1.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ToolRegistry } from '@toolshed/core';
+import { echo } from '@toolshed/tool-echo';
+import { z } from 'zod';
+import { createMcpServer, serveHttp } from '../dist/index.js';
+
+async function inMemoryClient(server) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(clientSide);
+  await client.listTools(); // so the client checks structuredContent, as real clients do
+  return client;
+}
+
+const registry = new ToolRegistry().register(echo).seal();
+const ours = await inMemoryClient(createMcpServer(registry));
+
+const sdk = new McpServer({ name: 'floor', version: '1.0.0' });
+sdk.registerTool(
+  'echo',
+  { description: echo.description, inputSchema: { text: z.string() }, outputSchema: { text: z.string() } },
+  async ({ text }) => ({ content: [{ type: 'text', text: JSON.stringify({ text }) }], structuredContent: { text } }),
+);
+const floor = await inMemoryClient(sdk);
+
+const params = { name: 'echo', arguments: { text: 'hello' } };
+const cases = {
+  'sdk McpServer': () => floor.callTool(params),
+  'toolshed': () => ours.callTool(params),
+  'toolshed+progress': () => ours.callTool(params, undefined, { onprogress: () => {} }),
+  'registry.dispatch': () => registry.dispatch({ name: 'echo', input: params.arguments }),
+};
+
+async function measure(fn, iterations) {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < iterations; i++) await fn();
+  return Number(process.hrtime.bigint() - start) / iterations;
+}
+
+const iterations = 2_000;
+const rounds = 9;
+const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+for (const fn of Object.values(cases)) await measure(fn, iterations); // warm up
+for (let r = 0; r < rounds; r++) {
+  for (const [name, fn] of Object.entries(cases)) samples[name].push(await measure(fn, iterations));
+}
+// Connected only now: the in-memory rounds never yield to the event loop, and a
+// keep-alive socket left idle through them would be closed under the next request.
+const http = await serveHttp(registry);
+const overHttp = new Client({ name: 'bench', version: '1.0.0' });
+await overHttp.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+await overHttp.listTools();
+const httpSamples = [];
+await measure(() => overHttp.callTool(params), 100);
+for (let r = 0; r < 5; r++) httpSamples.push(await measure(() => overHttp.callTool(params), 200));
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ns = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)]));
+const base = ns['sdk McpServer'];
+
+console.log(`mcp tools/call benchmark (${rounds} rounds x ${iterations} calls, median µs per call, in-memory transport)`);
+for (const [name, value] of Object.entries(ns)) {
+  console.log(`  ${name.padEnd(18)} ${(value / 1000).toFixed(1).padStart(7)} µs   ${(value / base).toFixed(2)}x sdk McpServer`);
+}
+const httpNs = median(httpSamples);
+console.log(`  ${'toolshed over http'.padEnd(18)} ${(httpNs / 1000).toFixed(1).padStart(7)} µs   ${(httpNs / ns.toolshed).toFixed(2)}x toolshed in-memory`);
+const ratio = ns.toolshed / base;
+console.log(`  target: toolshed <= 1.2x sdk McpServer: ${ratio <= 1.2 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`);
+
+await Promise.all([ours.close(), floor.close(), overHttp.close()]);
+await http.close();
