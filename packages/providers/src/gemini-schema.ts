@@ -35,6 +35,12 @@ function resolveRef(ref: string, ctx: Context): JsonSchema | undefined {
   return isObject(target) ? target : undefined;
 }
 
+/** Gemini has no tuples: the items may be any of the tuple's types. */
+function tupleItems(items: JsonSchema[]): JsonSchema {
+  const distinct = items.filter((item, index) => items.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === index);
+  return distinct.length === 1 ? distinct[0]! : { anyOf: distinct };
+}
+
 function isNullSchema(schema: unknown): boolean {
   return isObject(schema) && schema.type === 'null';
 }
@@ -93,7 +99,7 @@ function convert(input: unknown, ctx: Context): JsonSchema {
     if (key === 'properties' && isObject(value)) {
       out.properties = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, convert(child, ctx)]));
     } else if (key === 'items') {
-      out.items = Array.isArray(value) ? { anyOf: value.map((item) => convert(item, ctx)) } : convert(value, ctx);
+      out.items = Array.isArray(value) ? tupleItems(value.map((item) => convert(item, ctx))) : convert(value, ctx);
     } else if (key === 'required') {
       if (Array.isArray(value) && value.length > 0) out.required = value;
     } else {

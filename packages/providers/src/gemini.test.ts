@@ -63,6 +63,8 @@ describe('Gemini schemas', () => {
         site: { type: ['string', 'null'], format: 'uri' },
         when: { type: 'string', format: 'date-time' },
         either: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+        pair: { type: 'array', items: [{ type: 'string' }, { type: 'string' }], minItems: 2 },
+        mixed: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] },
       },
       required: ['home'],
       additionalProperties: false,
@@ -86,6 +88,8 @@ describe('Gemini schemas', () => {
         site: { type: 'string', nullable: true, description: '(format: uri)' },
         when: { type: 'string', format: 'date-time' },
         either: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+        pair: { type: 'array', items: { type: 'string' }, minItems: 2 },
+        mixed: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'number' }] } },
       },
       required: ['home'],
     });

@@ -198,12 +198,11 @@ function rewrite(input: unknown, path: string, depth: number, ctx: Context): { s
       problem(`objects are nested more than ${MAX_OBJECT_DEPTH} levels deep, the most strict mode allows`);
     }
     if (out.additionalProperties !== undefined && out.additionalProperties !== false) {
-      problem('it is a record with open-ended keys (additionalProperties); strict mode needs every key listed. Give it fixed properties, or send this tool without strict');
-    }
-    if ('propertyNames' in out) {
+      problem('it is a record with open-ended keys (additionalProperties); strict mode needs every key listed');
+    } else if ('propertyNames' in out) {
       problem('it is a record with open-ended keys (propertyNames); strict mode needs every key listed');
-      delete out.propertyNames;
     }
+    delete out.propertyNames;
     const properties = isObject(out.properties) ? out.properties : {};
     const required = new Set(Array.isArray(out.required) ? out.required.filter((key) => typeof key === 'string') : []);
     const rewritten: JsonSchema = {};
