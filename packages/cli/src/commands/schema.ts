@@ -1,5 +1,6 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { inspectTools } from '../host.js';
+import { formatTools, SCHEMA_FORMATS, type SchemaFormat } from '../schema-format.js';
 import { style } from '../style.js';
 
 export function registerSchema(program: Command): void {
@@ -8,7 +9,8 @@ export function registerSchema(program: Command): void {
     .description('Print the JSON Schema of every tool, as a model sees it')
     .argument('[tools...]', 'only these tools')
     .option('--json', 'print the definitions as one JSON array')
-    .action(async (names: string[], options: { json?: boolean }) => {
+    .addOption(new Option('--format <api>', "print the tools in a model API's own format").choices(SCHEMA_FORMATS))
+    .action(async (names: string[], options: { json?: boolean; format?: SchemaFormat }) => {
       let { tools } = await inspectTools();
       if (names.length > 0) {
         const unknown = names.filter((name) => !tools.some((tool) => tool.name === name));
@@ -18,6 +20,10 @@ export function registerSchema(program: Command): void {
           return;
         }
         tools = tools.filter((tool) => names.includes(tool.name));
+      }
+      if (options.format) {
+        process.stdout.write(`${JSON.stringify(await formatTools(options.format, tools), null, 2)}\n`);
+        return;
       }
       if (options.json) {
         process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
