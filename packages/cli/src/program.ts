@@ -5,6 +5,7 @@ import { registerList } from './commands/list.js';
 import { registerNew } from './commands/new.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerSchema } from './commands/schema.js';
+import { registerServe } from './commands/serve.js';
 import { setProjectOptions } from './host.js';
 import { UsageError } from './usage-error.js';
 
@@ -25,6 +26,7 @@ export function createProgram(): Command {
   registerSchema(program);
   registerNew(program);
   registerPlugins(program);
+  registerServe(program);
   return program;
 }
 

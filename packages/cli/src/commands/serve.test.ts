@@ -1,0 +1,261 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const require = createRequire(import.meta.url);
+const CORE_DIR = path.dirname(realpathSync(require.resolve('@toolshed/core/package.json')));
+const VALIBOT_DIR = realpathSync(path.join(CORE_DIR, 'node_modules', 'valibot'));
+
+// A plugin with a slow tool (to cancel) and a stepping one (for progress), named by path in the config.
+const PLUGIN = `import { defineTool, definePlugin } from '@toolshed/core';
+import * as v from 'valibot';
+
+const seen = { slowStarted: 0, slowAborted: 0, abortReason: null };
+// The SDK client can miss progress that arrives together with the result, so
+// each step waits until the client has seen it and called advance.
+let release = () => {};
+
+export default definePlugin({
+  name: 'serve-fixture',
+  apiVersion: 1,
+  tools: [
+    defineTool({
+      name: 'shout',
+      description: 'Return the text in capitals.',
+      input: v.object({ text: v.string() }),
+      output: v.object({ text: v.string() }),
+      annotations: { readOnly: true },
+      run: ({ text }) => ({ text: text.toUpperCase() }),
+    }),
+    defineTool({
+      name: 'slow',
+      description: 'Wait until cancelled; reports progress 0 once waiting.',
+      input: v.object({}),
+      run: (_input, ctx) => new Promise((resolve) => {
+        seen.slowStarted += 1;
+        ctx.signal.addEventListener('abort', () => {
+          seen.slowAborted += 1;
+          seen.abortReason = String(ctx.signal.reason);
+          resolve('stopped');
+        });
+        ctx.report({ progress: 0 });
+      }),
+    }),
+    defineTool({
+      name: 'steps',
+      description: 'Count to count, reporting each step and waiting for an advance call after it.',
+      input: v.object({ count: v.number() }),
+      run: async ({ count }, ctx) => {
+        for (let step = 1; step <= count; step += 1) {
+          const acked = new Promise((resolve) => (release = resolve));
+          ctx.report({ progress: step, total: count });
+          await acked;
+        }
+        return { done: count };
+      },
+    }),
+    defineTool({
+      name: 'advance',
+      description: 'Let steps go on.',
+      input: v.object({}),
+      run: () => release(),
+    }),
+    defineTool({
+      name: 'probe',
+      description: 'What the slow tool saw.',
+      input: v.object({}),
+      run: () => ({ ...seen }),
+    }),
+  ],
+});
+`;
+
+let project: string;
+
+beforeAll(() => {
+  project = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolshed-serve-')));
+  mkdirSync(path.join(project, 'node_modules', '@toolshed'), { recursive: true });
+  symlinkSync(CORE_DIR, path.join(project, 'node_modules', '@toolshed', 'core'), 'dir');
+  symlinkSync(VALIBOT_DIR, path.join(project, 'node_modules', 'valibot'), 'dir');
+  mkdirSync(path.join(project, 'serve-fixture'));
+  writeFileSync(
+    path.join(project, 'serve-fixture', 'package.json'),
+    JSON.stringify({ name: 'serve-fixture', version: '1.0.0', type: 'module', exports: './index.js', peerDependencies: { '@toolshed/core': '^1' } }),
+  );
+  writeFileSync(path.join(project, 'serve-fixture', 'index.js'), PLUGIN);
+  writeFileSync(path.join(project, 'toolshed.config.json'), JSON.stringify({ plugins: ['./serve-fixture'] }));
+});
+
+afterAll(() => {
+  rmSync(project, { recursive: true, force: true });
+});
+
+function text(result: object): string {
+  return (result as { content: { text: string }[] }).content[0]!.text;
+}
+
+describe('toolshed serve (stdio)', { timeout: 30_000 }, () => {
+  let client: Client;
+  let stderr = '';
+
+  beforeEach(async () => {
+    client = new Client({ name: 'serve-test', version: '1.0.0' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'serve'], cwd: project, stderr: 'pipe' });
+    stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    await client.connect(transport);
+  });
+
+  afterEach(async () => {
+    await client.close();
+  });
+
+  it('introduces itself as toolshed and says on stderr what it serves', async () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'toolshed', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    await expect.poll(() => stderr).toMatch(/toolshed: serving 5 tools over stdio\n/);
+  });
+
+  it("lists the project's plugin tools with their schemas and hints", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['shout', 'slow', 'steps', 'advance', 'probe']);
+    expect(tools[0]).toMatchObject({
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      outputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      annotations: { readOnlyHint: true },
+    });
+  });
+
+  it('calls a tool', async () => {
+    await client.listTools();
+    const result = await client.callTool({ name: 'shout', arguments: { text: 'hi' } });
+    expect(result).toEqual({ content: [{ type: 'text', text: '{"text":"HI"}' }], structuredContent: { text: 'HI' } });
+  });
+
+  it('answers invalid input and unknown tools with isError', async () => {
+    const invalid = await client.callTool({ name: 'shout', arguments: { text: 1 } });
+    expect(invalid.isError).toBe(true);
+    expect(text(invalid)).toMatch(/^Invalid input for shout\.text: expected string, received number/);
+    const unknown = await client.callTool({ name: 'whisper', arguments: { text: 'x' } });
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toBe('Unknown tool "whisper"; available tools: shout, slow, steps, advance, probe.');
+  });
+
+  it('aborts a cancelled call in the plugin', async () => {
+    const cancel = new AbortController();
+    await expect(
+      client.callTool({ name: 'slow', arguments: {} }, undefined, { signal: cancel.signal, onprogress: () => cancel.abort('enough') }),
+    ).rejects.toThrow();
+    const probe = await client.callTool({ name: 'probe', arguments: {} });
+    expect(probe.structuredContent).toEqual({ slowStarted: 1, slowAborted: 1, abortReason: 'enough' });
+  });
+
+  it('sends progress notifications', async () => {
+    const received: Progress[] = [];
+    const result = await client.callTool({ name: 'steps', arguments: { count: 3 } }, undefined, {
+      onprogress: (p) => {
+        received.push(p);
+        void client.callTool({ name: 'advance', arguments: {} });
+      },
+    });
+    expect(result.structuredContent).toEqual({ done: 3 });
+    expect(received).toEqual([
+      { progress: 1, total: 3 },
+      { progress: 2, total: 3 },
+      { progress: 3, total: 3 },
+    ]);
+  });
+});
+
+/** Start `toolshed serve --http ...` and wait for the line that tells its URL. */
+function serveHttp(args: string[]): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [bin, 'serve', '--http', ...args], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const match = /serving \d+ tools? at (\S+)\n/.exec(out);
+      if (match) resolve({ child, url: match[1]!, exited });
+    });
+    void exited.then((code) => reject(new Error(`toolshed serve exited with ${code}: ${err}`)));
+  });
+}
+
+describe('toolshed serve --http', { timeout: 30_000 }, () => {
+  it('serves on 127.0.0.1, calls, cancels, reports progress, and stops on SIGTERM', async () => {
+    const { child, url, exited } = await serveHttp(['127.0.0.1:0']);
+    try {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const client = new Client({ name: 'serve-http-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['shout', 'slow', 'steps', 'advance', 'probe']);
+      expect((await client.callTool({ name: 'shout', arguments: { text: 'web' } })).structuredContent).toEqual({ text: 'WEB' });
+
+      const invalid = await client.callTool({ name: 'shout', arguments: {} });
+      expect(invalid.isError).toBe(true);
+      expect(text(invalid)).toMatch(/^Invalid input for shout\.text: /);
+      const unknown = await client.callTool({ name: 'nope', arguments: {} });
+      expect(unknown.isError).toBe(true);
+
+      const cancel = new AbortController();
+      await expect(
+        client.callTool({ name: 'slow', arguments: {} }, undefined, { signal: cancel.signal, onprogress: () => cancel.abort('enough') }),
+      ).rejects.toThrow();
+      // Over HTTP the cancellation is its own request: wait until the plugin has seen it.
+      await expect
+        .poll(async () => (await client.callTool({ name: 'probe', arguments: {} })).structuredContent)
+        .toEqual({ slowStarted: 1, slowAborted: 1, abortReason: 'enough' });
+
+      const received: number[] = [];
+      await client.callTool({ name: 'steps', arguments: { count: 2 } }, undefined, {
+        onprogress: (p) => {
+          received.push(p.progress);
+          void client.callTool({ name: 'advance', arguments: {} });
+        },
+      });
+      expect(received).toEqual([1, 2]);
+      await client.close();
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+
+  it('refuses an address it cannot read, as a usage error', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--http', 'localhost'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(err).toBe(
+      'toolshed: --http: Cannot read the address "localhost": use PORT or HOST:PORT, e.g. 3000, 127.0.0.1:3000 or [::1]:3000.\n',
+    );
+  });
+
+  it('says when the port is taken, and exits 1', async () => {
+    const first = await serveHttp(['127.0.0.1:0']);
+    try {
+      const port = new URL(first.url).port;
+      const child = spawn(process.execPath, [bin, 'serve', '--http', `127.0.0.1:${port}`], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(err).toContain(`toolshed: Cannot serve MCP on 127.0.0.1:${port}: the port is already in use; choose another port.\n`);
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.exited;
+    }
+  });
+});

@@ -1,0 +1,67 @@
+import { createRequire } from 'node:module';
+import type { Command } from 'commander';
+import { loadTools } from '../host.js';
+import { UsageError } from '../usage-error.js';
+
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+const LOOPBACK = /^(localhost|127(\.\d+){3}|::1)$/;
+
+function plural(count: number): string {
+  return `${count} tool${count === 1 ? '' : 's'}`;
+}
+
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description(
+      "Serve your plugins' tools to MCP clients (Claude Desktop, Cursor, the MCP inspector) over stdio, " +
+        'or over Streamable HTTP with --http. The MCP client asks its user before calls, guided by the tools\' hints.',
+    )
+    .option('--http <[host:]port>', 'serve at http://HOST:PORT/mcp instead of stdio (HOST defaults to 127.0.0.1; port 0 picks a free one)')
+    .action(async (options: { http?: string }) => {
+      // The MCP SDK takes ~300 ms to import: only this command pays for it.
+      const mcp = await import('@toolshed/mcp');
+      let address: { host?: string; port: number } | undefined;
+      if (options.http !== undefined) {
+        try {
+          address = mcp.parseListenAddress(options.http);
+        } catch (error) {
+          throw new UsageError(`--http: ${(error as Error).message}`);
+        }
+      }
+      const { registry } = await loadTools();
+      const count = plural(registry.list().length);
+      const info = { name: 'toolshed', version };
+
+      if (!address) {
+        // stdout carries the protocol; anything for people goes to stderr.
+        const service = await mcp.serveStdio(registry, info);
+        process.stderr.write(`toolshed: serving ${count} over stdio\n`);
+        await service.closed;
+        return;
+      }
+      const service = await mcp.serveHttp(registry, { ...info, ...address });
+      process.stdout.write(`toolshed: serving ${count} at ${service.url}\n`);
+      if (!LOOPBACK.test(service.host)) {
+        process.stderr.write(
+          `toolshed: warning: ${service.host} is reachable from other machines, and this server has no authentication; ` +
+            'anyone who can reach it can call these tools. Use 127.0.0.1 unless that is what you want.\n',
+        );
+      }
+      await untilStopped();
+      await service.close();
+    });
+}
