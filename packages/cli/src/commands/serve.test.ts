@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -257,5 +257,44 @@ describe('toolshed serve --http', { timeout: 30_000 }, () => {
       first.child.kill('SIGTERM');
       await first.exited;
     }
+  });
+});
+
+describe('the MCP SDK costs only `serve`', { timeout: 30_000 }, () => {
+  // A module hook that notes every module URL resolved, so a test can see what a command imported.
+  const HOOK = `import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(\`
+  import { appendFileSync } from 'node:fs';
+  export async function resolve(specifier, context, next) {
+    const resolved = await next(specifier, context);
+    appendFileSync(process.env.MODULE_LOG, resolved.url + '\\\\n');
+    return resolved;
+  }\`));
+`;
+
+  function run(args: string[], log: string, stdin = ''): Promise<void> {
+    return new Promise((resolve) => {
+      const child = execFile(
+        process.execPath,
+        ['--import', path.join(project, 'log-modules.mjs'), bin, ...args],
+        { cwd: project, env: { ...process.env, MODULE_LOG: log } },
+        () => resolve(),
+      );
+      child.stdin?.end(stdin);
+    });
+  }
+
+  it('is not imported by list, and is imported by serve', async () => {
+    writeFileSync(path.join(project, 'log-modules.mjs'), HOOK);
+    const listLog = path.join(project, 'list.log');
+    await run(['list'], listLog);
+    const listed = readFileSync(listLog, 'utf8');
+    expect(listed).toMatch(/packages\/cli\/dist\/commands\/list\.js/);
+    expect(listed).not.toMatch(/@modelcontextprotocol|packages\/mcp\//);
+
+    const serveLog = path.join(project, 'serve.log');
+    await run(['serve'], serveLog); // stdin closes at once, so serve ends
+    expect(existsSync(serveLog)).toBe(true);
+    expect(readFileSync(serveLog, 'utf8')).toMatch(/@modelcontextprotocol\/sdk\/dist\/esm\/server\/index\.js/);
   });
 });
