@@ -1,9 +1,11 @@
 import type { IncomingMessage } from 'node:http';
+import { isIPv4 } from 'node:net';
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
+/** Whether a host name or address stays on this machine. */
 export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith('127.');
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  // Only a real IPv4 address counts as 127.x: `127.example.com` is a name anyone can point anywhere.
+  return bare === 'localhost' || bare === '::1' || (isIPv4(bare) && bare.startsWith('127.'));
 }
 
 /**

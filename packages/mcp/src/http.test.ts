@@ -251,8 +251,28 @@ describe('serveHttp refuses requests it should not answer', () => {
     );
   });
 
-  it('accepts localhost as the Host', async () => {
-    const res = await rawRequest(service.url, { method: 'POST', headers: { ...MCP_HEADERS, host: `localhost:${service.port}` }, body: INITIALIZE });
+  it.each(['127.evil.example', 'localhost.evil.example', '127.0.0.1.evil.example'])('refuses the look-alike Host %s', async (name) => {
+    const res = await rawRequest(service.url, { method: 'POST', headers: { ...MCP_HEADERS, host: `${name}:${service.port}` }, body: INITIALIZE });
+    expect(res.status).toBe(403);
+  });
+
+  it('refuses a request without a Host', async () => {
+    // HTTP/1.0 has no Host header; Node's client always sends one, so write the request by hand.
+    const { connect } = await import('node:net');
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(service.port, '127.0.0.1', () => {
+        socket.end(`POST /mcp HTTP/1.0\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(INITIALIZE)}\r\n\r\n${INITIALIZE}`);
+      });
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString('utf8')));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.\d 403 /);
+  });
+
+  it.each(['localhost', '127.0.0.1', '[::1]'])('accepts %s as the Host', async (name) => {
+    const res = await rawRequest(service.url, { method: 'POST', headers: { ...MCP_HEADERS, host: `${name}:${service.port}` }, body: INITIALIZE });
     expect(res.status).toBe(200);
   });
 
