@@ -311,13 +311,16 @@ describe('serveHttp refuses requests it should not answer', () => {
 });
 
 describe('serveHttp options', () => {
-  it('serves on a chosen path and reports the taken port clearly', async () => {
+  it('serves on a chosen path, and says why it cannot listen', async () => {
     const second = await serveHttp(fixture.registry, { path: '/tools' });
     try {
       expect(second.url).toBe(`http://127.0.0.1:${second.port}/tools`);
       const c = await connect(second.url);
       expect((await c.listTools()).tools.length).toBe(fixture.registry.list().length);
       await c.close();
+      await expect(serveHttp(fixture.registry, { host: '192.0.2.1' })).rejects.toThrow(
+        'Cannot serve MCP on 192.0.2.1:0: 192.0.2.1 is not an address of this machine.',
+      );
       await expect(serveHttp(fixture.registry, { port: second.port })).rejects.toThrow(
         `Cannot serve MCP on 127.0.0.1:${second.port}: the port is already in use; choose another port.`,
       );

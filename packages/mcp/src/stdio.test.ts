@@ -139,6 +139,17 @@ describe('serveStdio in process', () => {
     await service.close();
   });
 
+  it('answers a line that is not JSON-RPC with nothing, and keeps serving', async () => {
+    const { stdin, send, answer, lines, service } = await rawStdio();
+    await answer(0);
+    const before = lines.length;
+    stdin.write('this is not json\n');
+    send({ id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'after' } } });
+    expect(await answer(1)).toMatchObject({ result: { structuredContent: { text: 'after' } } });
+    expect(lines.slice(before)).toHaveLength(1);
+    await service.close();
+  });
+
   it('closes when the client closes its input, aborting calls in flight', async () => {
     const { send, stdin, service, seen, slowAborted } = await rawStdio();
     send({ id: 1, method: 'tools/call', params: { name: 'slow', arguments: {} } });
