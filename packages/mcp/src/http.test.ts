@@ -225,6 +225,28 @@ describe('serveHttp', () => {
     }
   });
 
+  it('ends a session the client deletes, aborting its calls', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(service.url));
+    const other = new Client({ name: 'leaving', version: '1.0.0' });
+    await other.connect(transport);
+    const sessionId = transport.sessionId!;
+    const call = other.callTool({ name: 'slow', arguments: {} }).catch(() => undefined);
+    await expect.poll(() => fixture.seen.slowStarted).toBe(1);
+    await transport.terminateSession();
+    await fixture.slowAborted;
+    expect(fixture.seen.slowAborted).toBe(1);
+    const res = await rawRequest(service.url, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'mcp-session-id': sessionId },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(404);
+    await other.close();
+    await call;
+    // Other sessions go on.
+    expect((await client.callTool({ name: 'echo', arguments: { text: 'ok' } })).structuredContent).toEqual({ text: 'ok' });
+  });
+
   it('close() aborts calls in flight and stops listening', async () => {
     // The SDK client is left waiting (until its own timeout or close) when a server goes away.
     const call = client.callTool({ name: 'slow', arguments: {} }).catch(() => undefined);
