@@ -82,6 +82,10 @@ afterAll(async () => {
 describe('publish to a local registry, install selectively, release one plugin alone', () => {
   it('step 2: publishes every package of the workspace (and the third-party packages they need)', async () => {
     const published = workspacePackages(REPO_ROOT).filter((item) => !item.private);
+    // turbo builds only what this package depends on before its tests.
+    const own = JSON.parse(readFileSync(path.join(REPO_ROOT, 'packages/e2e/package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    const unbuilt = published.filter((item) => !own.devDependencies[item.name] || !existsSync(path.join(item.dir, 'dist')));
+    expect(unbuilt.map((item) => item.name), 'add these to packages/e2e devDependencies (workspace:*) and build them').toEqual([]);
     // The registry has no uplinks, so the third-party packages our packages
     // (and a scaffolded plugin's toolchain) depend on are published to it from
     // the copies pnpm installed here: npm install in the project then finds
