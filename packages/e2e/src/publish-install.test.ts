@@ -21,6 +21,10 @@ let registry: LocalRegistry;
 let env: NodeJS.ProcessEnv;
 let copy: string;
 let project: string;
+// The version the workspace has now, and the one a patch release makes of it.
+const READ_FILE = 'plugins/read-file/package.json';
+const readFileVersion = (JSON.parse(readFileSync(path.join(REPO_ROOT, READ_FILE), 'utf8')) as { version: string }).version;
+const readFilePatched = readFileVersion.replace(/\.(\d+)$/, (_, patch: string) => `.${Number(patch) + 1}`);
 
 const npm = (args: string[], cwd: string) => run('npm', args, { cwd, env });
 const toolshed = (args: string[]) => run(path.join(project, 'node_modules/.bin/toolshed'), args, { cwd: project, env });
@@ -131,7 +135,7 @@ describe('publish to a local registry, install selectively, release one plugin a
 
     const tools = await listedTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(['echo', 'read_file']);
-    expect(tools.find((tool) => tool.name === 'read_file')).toMatchObject({ plugin: '@toolshed/tool-read-file', version: '1.0.0' });
+    expect(tools.find((tool) => tool.name === 'read_file')).toMatchObject({ plugin: '@toolshed/tool-read-file', version: readFileVersion });
 
     const called = await toolshed(['call', 'echo', '{"text": "hello from the registry"}', '--json']);
     expect(JSON.parse(called.stdout)).toMatchObject({ ok: true, name: 'echo', output: { text: 'hello from the registry' } });
@@ -168,13 +172,13 @@ describe('publish to a local registry, install selectively, release one plugin a
     const after = Object.fromEntries(workspacePackages(copy).map((item) => [item.name, item.version]));
     const changed = Object.keys(after).filter((name) => after[name] !== before[name]);
     expect(changed).toEqual(['@toolshed/tool-read-file']);
-    expect(after['@toolshed/tool-read-file']).toBe('1.0.1');
+    expect(after['@toolshed/tool-read-file']).toBe(readFilePatched);
     expect(readFileSync(path.join(copy, 'plugins/read-file/CHANGELOG.md'), 'utf8')).toContain('A fix in read_file only.');
 
     progress('step 5: pnpm publish -r again: only the new version goes out');
     await run('pnpm', ['publish', '-r', '--no-git-checks', '--registry', `${registry.url}/`], { cwd: copy, env });
     for (const item of workspacePackages(copy).filter((entry) => !entry.private)) {
-      const expected = item.name === '@toolshed/tool-read-file' ? ['1.0.0', '1.0.1'] : [before[item.name]];
+      const expected = item.name === '@toolshed/tool-read-file' ? [readFileVersion, readFilePatched] : [before[item.name]];
       expect(await publishedVersions(item.name), item.name).toEqual(expected);
     }
 
@@ -184,7 +188,7 @@ describe('publish to a local registry, install selectively, release one plugin a
     const installedAfter = installed(project);
     const updated = Object.keys({ ...installedBefore, ...installedAfter }).filter((dir) => installedBefore[dir] !== installedAfter[dir]);
     expect(updated).toEqual([path.join('node_modules', '@toolshed/tool-read-file')]);
-    expect(installedAfter[path.join('node_modules', '@toolshed/tool-read-file')]).toBe('1.0.1');
-    expect((await listedTools()).find((tool) => tool.name === 'read_file')).toMatchObject({ version: '1.0.1' });
+    expect(installedAfter[path.join('node_modules', '@toolshed/tool-read-file')]).toBe(readFilePatched);
+    expect((await listedTools()).find((tool) => tool.name === 'read_file')).toMatchObject({ version: readFilePatched });
   }, 600_000);
 });
