@@ -13,8 +13,10 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 
 const run = promisify(execFile);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const attw = path.join(root, 'node_modules', '.bin', 'attw');
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const attw = path.join(repo, 'node_modules', '.bin', 'attw');
+// Another workspace root may be given (the tests check fixtures that way).
+const root = process.argv[2] ? path.resolve(process.argv[2]) : repo;
 
 function publishedPackages() {
   const dirs = [];
