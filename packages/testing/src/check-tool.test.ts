@@ -132,6 +132,23 @@ describe('checkTool finds each kind of problem, naming the tool and what to fix'
       );
     });
 
+    it('invalid input reaching a handler that never returns, found without waiting for it', async () => {
+      const stuck = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const lax = tool({
+        timeoutMs: 50,
+        input: v.object({ text: v.fallback(v.string(), '') }),
+        output: undefined,
+        run: async () => {
+          await stuck;
+          return 'never';
+        },
+      });
+      const problems = await checkTool(lax, { samples: [{ text: 'x' }], abortBoundMs: 20, seed: 7 });
+      expect(kinds(problems)).toEqual(['samples', 'abort', 'invalid_input_reached_handler']);
+    });
+
     it('a handler that stops when aborted passes', async () => {
       const problems = await checkTool(
         tool({
