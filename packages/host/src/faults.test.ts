@@ -279,6 +279,15 @@ describe('config files that cannot be used', () => {
     );
   });
 
+  it("a project package.json that is not valid JSON names the file", async () => {
+    project = new Project();
+    const file = project.write('package.json', '{ "dependencies": ');
+    const error = await createHost({ cwd: project.dir }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).file).toBe(file);
+    expect((error as ConfigError).message).toMatch(/^The project's .*package\.json is not valid JSON \(.+\); fix it so its dependencies can be read\.$/);
+  });
+
   it('a --config file that does not exist', async () => {
     setup([]);
     await expect(createHost({ cwd: project.dir, config: 'missing.json' })).rejects.toThrow(/Cannot read config file .*missing\.json: it does not exist\./);

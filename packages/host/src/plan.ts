@@ -200,12 +200,20 @@ function applyRenames(records: PluginRecord[], globalRename: Record<string, stri
 
 function declaredDependencies(cwd: string): string[] {
   const file = path.join(cwd, 'package.json');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return []; // No package.json: nothing is declared, so nothing is discovered.
+  }
   let pkg: PackageJson;
   try {
-    pkg = readPackageJson(cwd);
+    pkg = JSON.parse(text) as PackageJson;
   } catch (error) {
-    if ((error as Error).message.startsWith('cannot read')) return [];
-    throw new ConfigError(file, `The project's ${(error as Error).message}`);
+    throw new ConfigError(file, `The project's ${file} is not valid JSON (${(error as Error).message}); fix it so its dependencies can be read.`);
+  }
+  if (typeof pkg !== 'object' || pkg === null || Array.isArray(pkg)) {
+    throw new ConfigError(file, `The project's ${file} is not a JSON object; fix it so its dependencies can be read.`);
   }
   const names = new Set<string>();
   for (const field of [pkg.dependencies, pkg.devDependencies]) {
