@@ -133,7 +133,7 @@ export async function checkTool(tool: AnyTool, options: CheckToolOptions = {}): 
         () => 'settled' as const,
       );
       // Abort once the handler has started and reached its first await.
-      setTimeout(() => controller.abort(new Error('aborted by the conformance check')), 0);
+      setImmediate(() => controller.abort(new Error('aborted by the conformance check')));
     };
     await registry.dispatch({ name: checkedName, input: sample }, { signal: controller.signal });
     probe.onRun = undefined;
