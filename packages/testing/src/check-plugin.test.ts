@@ -86,6 +86,13 @@ describe('checkPlugin', () => {
     ]);
   });
 
+  it('closes the tools its factory built, when they can be closed', async () => {
+    let closed = 0;
+    const closable = plugin({ tools: () => [Object.assign({ ...greet }, { close: () => void (closed += 1) })] });
+    expect(await checkPlugin(closable, { samples })).toEqual([]);
+    expect(closed).toBe(1);
+  });
+
   it('passes every tool through checkTool', async () => {
     const problems = await checkPlugin(plugin({ tools: [greet, { ...greet, name: 'shout', description: 'Too short' }] }), { samples });
     expect(problems.map((problem) => [problem.kind, problem.tool])).toEqual([

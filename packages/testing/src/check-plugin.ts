@@ -85,10 +85,28 @@ export async function checkPlugin(plugin: AnyPlugin, options: CheckPluginOptions
     if (!seen.has(key)) add(`samples were given for "${key}", but it offers no tool of that name (it offers ${[...seen.keys()].join(', ') || 'none'}).`);
   }
   const { samples: _samples, options: _options, cwd: _cwd, ...toolOptions } = options;
-  for (const tool of tools) {
-    const toolName = (tool as { name?: unknown })?.name;
-    const toolSamples = typeof toolName === 'string' && Object.hasOwn(samples, toolName) ? samples[toolName] : undefined;
-    problems.push(...(await checkTool(tool, toolSamples ? { ...toolOptions, samples: toolSamples } : toolOptions)));
+  try {
+    for (const tool of tools) {
+      const toolName = (tool as { name?: unknown })?.name;
+      const toolSamples = typeof toolName === 'string' && Object.hasOwn(samples, toolName) ? samples[toolName] : undefined;
+      problems.push(...(await checkTool(tool, toolSamples ? { ...toolOptions, samples: toolSamples } : toolOptions)));
+    }
+  } finally {
+    // Tools the check built may hold connections or files; release what offers a way to.
+    if (typeof plugin.tools === 'function') await closeAll(tools);
   }
   return problems;
+}
+
+async function closeAll(tools: readonly AnyTool[]): Promise<void> {
+  for (const tool of tools) {
+    const close = (tool as { close?: unknown })?.close;
+    if (typeof close === 'function') {
+      try {
+        await (close as () => unknown).call(tool);
+      } catch {
+        // A failing close says nothing about conformance.
+      }
+    }
+  }
 }
