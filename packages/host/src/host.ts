@@ -13,11 +13,12 @@ import type { Host, HostOptions, Inspection } from './types.js';
  */
 export async function inspectPlugins(options: HostOptions = {}): Promise<Inspection> {
   const result = await plan(options);
+  // The plan is thrown away here, so its objects can be handed out without copies.
   const inspection: Inspection = {
     cwd: result.cwd,
-    plugins: snapshot(result.records),
-    tools: loadedRecords(result).flatMap((record) => record.tools.map((tool) => structuredClone(tool.definition))),
-    warnings: [...result.warnings],
+    plugins: result.records.map((record) => record.report),
+    tools: loadedRecords(result).flatMap((record) => record.tools.map((tool) => tool.definition)),
+    warnings: result.warnings,
   };
   if (result.configFile) inspection.configFile = result.configFile;
   return inspection;
