@@ -274,8 +274,9 @@ export async function plan(options: HostOptions): Promise<Plan> {
   }
 
   if (discover) {
+    const named = new Set(records.map((record) => record.report.spec));
     for (const name of declaredDependencies(cwd)) {
-      if (seen.has(name) || records.some((record) => record.report.spec === name) || !isPackageName(name)) continue;
+      if (seen.has(name) || named.has(name) || !isPackageName(name)) continue;
       const dir = findPackageDir(name, cwd);
       if (!dir) continue;
       const record = newRecord('dependency', name, false, {});
