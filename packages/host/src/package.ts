@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { PhaseError } from './errors.js';
 
@@ -27,16 +27,37 @@ export function isPathSpec(spec: string): boolean {
 /**
  * Find an installed package the way Node resolves a bare name from the project
  * root: `node_modules/<name>` in the root, then in each parent. Only that one
- * directory is looked at; node_modules is never listed.
+ * package.json is read at each level; node_modules is never listed.
  */
-export function findPackageDir(name: string, fromDir: string): string | undefined {
+export function findPackage(name: string, fromDir: string): { dir: string; pkg: PackageJson } | undefined {
   for (let dir = fromDir; ; ) {
     const candidate = path.join(dir, 'node_modules', name);
-    if (existsSync(path.join(candidate, 'package.json'))) return realpathSync.native(candidate);
+    const file = path.join(candidate, 'package.json');
+    let text: string | undefined;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new PhaseError('resolve', `cannot read ${file}: ${(error as Error).message}`);
+    }
+    if (text !== undefined) return { dir: candidate, pkg: parsePackageJson(file, text) };
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
   }
+}
+
+function parsePackageJson(file: string, text: string): PackageJson {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new PhaseError('resolve', `${file} is not valid JSON (${(error as Error).message}); reinstall the package.`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new PhaseError('resolve', `${file} is not a JSON object; reinstall the package.`);
+  }
+  return value as PackageJson;
 }
 
 /** Read a package.json; unreadable or malformed is a resolve-phase failure naming the file. */
@@ -48,16 +69,7 @@ export function readPackageJson(dir: string): PackageJson {
   } catch (error) {
     throw new PhaseError('resolve', `cannot read ${file}: ${(error as Error).message}`);
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new PhaseError('resolve', `${file} is not valid JSON (${(error as Error).message}); reinstall the package.`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new PhaseError('resolve', `${file} is not a JSON object; reinstall the package.`);
-  }
-  return value as PackageJson;
+  return parsePackageJson(file, text);
 }
 
 export function isDirectory(file: string): boolean {

@@ -7,7 +7,7 @@ import { resolveEnvReferences } from './env.js';
 import { ConfigError, describeThrown, HostError, PhaseError, pluginLabel } from './errors.js';
 import { checkPlugin, importPluginModule, instantiate, pluginFromModule, type Instance } from './load.js';
 import { readManifestField, readManifestFile, type ManifestTool } from './manifest.js';
-import { findPackageDir, isDirectory, isPackageName, isPathSpec, packageEntry, readPackageJson, type PackageJson } from './package.js';
+import { findPackage, isDirectory, isPackageName, isPathSpec, packageEntry, readPackageJson, type PackageJson } from './package.js';
 import type { HostOptions, PluginEntry, PluginOptionsInput, PluginReport, PluginSource } from './types.js';
 
 /** One tool of a plugin: its name in the plugin's code and what the model sees (renamed). */
@@ -120,12 +120,13 @@ async function prepareSpec(record: PluginRecord, spec: string, baseDir: string, 
     }
   } else if (!record.packageDir) {
     if (!isPackageName(spec)) throw new PhaseError('resolve', `"${spec}" is neither a package name nor a relative path (start paths with ./).`);
-    const dir = findPackageDir(spec, cwd);
-    if (!dir) {
+    const found = findPackage(spec, cwd);
+    if (!found) {
       throw new PhaseError('resolve', `package "${spec}" is not installed in ${cwd}; install it (npm install ${spec}) or fix the name.`);
     }
-    record.packageDir = dir;
-    record.report.path = dir;
+    record.packageDir = found.dir;
+    record.report.path = found.dir;
+    record.pkg = found.pkg;
   }
   if (record.packageDir) {
     const pkg = record.pkg ?? readPackageJson(record.packageDir);
@@ -277,19 +278,19 @@ export async function plan(options: HostOptions): Promise<Plan> {
     const named = new Set(records.map((record) => record.report.spec));
     for (const name of declaredDependencies(cwd)) {
       if (seen.has(name) || named.has(name) || !isPackageName(name)) continue;
-      const dir = findPackageDir(name, cwd);
-      if (!dir) continue;
       const record = newRecord('dependency', name, false, {});
-      record.report.path = dir;
       try {
-        record.pkg = readPackageJson(dir);
+        const found = findPackage(name, cwd);
+        if (!found) continue;
+        record.pkg = found.pkg;
+        record.packageDir = found.dir;
+        record.report.path = found.dir;
       } catch (error) {
         fail(record, error);
         records.push(record);
         continue;
       }
       if (record.pkg.toolshed === undefined) continue;
-      record.packageDir = dir;
       await prepare(record, { spec: name, rename: {} }, loaded?.label ?? 'toolshed.config.json', cwd);
     }
   }
