@@ -24,9 +24,9 @@ export function createProgram(): Command {
   registerList(program);
   registerCall(program);
   registerSchema(program);
-  registerNew(program);
   registerPlugins(program);
   registerServe(program);
+  registerNew(program);
   return program;
 }
 
