@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,6 +151,18 @@ describe('toolshed schema', () => {
     const run = await toolshed(['schema', 'nope']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('toolshed schema: unknown tool nope; see toolshed list.');
+  });
+});
+
+describe('a reader that closes the pipe early', () => {
+  it('ends the command quietly, with no EPIPE trace', async () => {
+    const child = spawn(process.execPath, [bin, 'schema'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 });
 

@@ -127,7 +127,8 @@ describe('plugins named in toolshed.config.json', () => {
     const host = await createHost({ cwd: project.dir });
     expect(host.registry.list().map((tool) => tool.name)).toEqual(['from_dir', 'from_file']);
     expect(host.plugins.map(({ name, spec, imported }) => ({ name, spec, imported }))).toEqual([
-      { name: 'local-dir-plugin', spec: './tools/dir-plugin', imported: false },
+      // Named plugins run at startup, so their faults fail it rather than a later call.
+      { name: 'local-dir-plugin', spec: './tools/dir-plugin', imported: true },
       { name: 'file-plugin', spec: './tools/file-plugin.js', imported: true },
     ]);
     expect(await host.registry.dispatch({ name: 'from_file', input: { text: 'f' } })).toMatchObject({ ok: true, output: { text: 'f' } });

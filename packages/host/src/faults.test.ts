@@ -109,27 +109,25 @@ describe('faults found when a plugin is loaded', () => {
     project.config({
       plugins: [['tool-opt', { greeting: 42, contact: { env: 'CONTACT' }, limits: {} }]],
     });
-    const host = await createHost({ cwd: project.dir, env: { CONTACT: 'not-an-email-secret' } });
-    const outcome = await host.registry.dispatch({ name: 'opt', input: { text: 'x' } });
-    expect(outcome).toMatchObject({ ok: false, error: { code: 'execution_failed' } });
-    const { error } = report(host, 'tool-opt');
-    expect(error).toEqual({
-      phase: 'options',
-      message:
-        'invalid options: option greeting: expected string, received number; option contact: failed the email check; option limits.max is required.',
-    });
-    expect(JSON.stringify(outcome)).not.toContain('not-an-email-secret');
-    await expectOthersWork(host);
+    // A plugin named in the config is checked at startup: wrong options fail it, listing the cause.
+    const error = (await createHost({ cwd: project.dir, env: { CONTACT: 'not-an-email-secret' } }).catch((thrown: unknown) => thrown)) as HostError;
+    expect(error).toBeInstanceOf(HostError);
+    const failure =
+      'invalid options: option greeting: expected string, received number; option contact: failed the email check; option limits.max is required.';
+    expect(error.message).toContain(`tool-opt@1.0.0 [options]: ${failure}`);
+    expect(error.plugins.find((plugin) => plugin.name === 'tool-opt')).toMatchObject({ status: 'failed', error: { phase: 'options', message: failure } });
+    expect(error.plugins.find((plugin) => plugin.name === 'tool-ok')).toMatchObject({ status: 'loaded' });
+    expect(JSON.stringify(error.plugins) + error.message).not.toContain('not-an-email-secret');
   });
 
   it('options given to a plugin that takes none', async () => {
     setup([]);
     project.plugin({ name: 'tool-plain', tools: [{ name: 'plain' }] });
     project.config({ plugins: [['tool-plain', { verbose: true }]] });
-    const host = await createHost({ cwd: project.dir });
-    await host.loadAll();
-    expect(report(host, 'tool-plain').error).toEqual({ phase: 'options', message: 'it takes no options, but was given verbose. Remove them.' });
-    await expectOthersWork(host);
+    const error = (await createHost({ cwd: project.dir }).catch((thrown: unknown) => thrown)) as HostError;
+    expect(error).toBeInstanceOf(HostError);
+    expect(error.message).toContain('tool-plain@1.0.0 [options]: it takes no options, but was given verbose. Remove them.');
+    expect(error.plugins.find((plugin) => plugin.name === 'tool-ok')).toMatchObject({ status: 'loaded' });
   });
 
   it('warns when the plugin asks for another @toolshed/core', async () => {

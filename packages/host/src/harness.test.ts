@@ -85,3 +85,21 @@ describe('a custom harness composed in code', () => {
     );
   });
 });
+
+describe('host.close', () => {
+  it("calls each loaded tool's close(), once, and survives one that throws", async () => {
+    const closed: string[] = [];
+    const closing = (name: string, fails = false) =>
+      Object.assign(defineTool({ name, description: `A tool called ${name} that holds a resource.`, input: v.object({}), run: () => name }), {
+        close: () => {
+          closed.push(name);
+          if (fails) throw new Error('already closed');
+        },
+      });
+    const plugin = definePlugin({ name: 'holder', apiVersion: 1, tools: () => [closing('pool'), closing('file', true)] });
+    const host = await createHost({ plugins: [plugin] });
+    expect(await host.registry.dispatch({ name: 'pool', input: {} })).toMatchObject({ ok: true, output: 'pool' });
+    await host.close();
+    expect(closed.sort()).toEqual(['file', 'pool']);
+  });
+});

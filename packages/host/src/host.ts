@@ -1,6 +1,6 @@
 import type { AnyTool, ToolRegistry } from '@toolshed/core';
 import { peerWarning } from './compat.js';
-import { describeThrown, PhaseError, pluginLabel } from './errors.js';
+import { describeThrown, HostError, PhaseError, pluginLabel } from './errors.js';
 import { importPluginModule, instantiate, pluginFromModule } from './load.js';
 import { packageEntry } from './package.js';
 import { fail, plan, snapshot, type Plan, type PluginRecord } from './plan.js';
@@ -99,6 +99,11 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     }
   }
   registry.seal();
+  // Plugins the user named must fail startup, not their first call: their code
+  // (options check included) runs now. Only discovered plugins wait for a call.
+  const named = loadedRecords(result).filter((record) => record.explicit && record.manifestTools !== undefined);
+  await Promise.allSettled(named.map((record) => loadDeferred(record, result.cwd)));
+  if (result.records.some((record) => record.report.status === 'failed')) throw new HostError(snapshot(result.records));
   return {
     cwd: result.cwd,
     registry,
@@ -106,6 +111,17 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       return snapshot(result.records);
     },
     warnings: [...result.warnings],
+    async close() {
+      const tools = await Promise.all(
+        result.records.map(async (record) => {
+          if (record.instance) return record.instance.tools;
+          const loaded = record.loading ? await record.loading.catch(() => undefined) : undefined;
+          return loaded ? [...loaded.values()] : [];
+        }),
+      );
+      // One tool failing to close must not keep the others open.
+      await Promise.allSettled(tools.flat().map(async (tool) => (tool as { close?: () => unknown }).close?.()));
+    },
     async loadAll() {
       const waiting = loadedRecords(result).filter((record) => record.manifestTools !== undefined);
       await Promise.allSettled(waiting.map((record) => loadDeferred(record, result.cwd)));

@@ -95,4 +95,6 @@ export interface Host {
   readonly warnings: string[];
   /** Import every plugin whose code is still waiting for its first call, and return the report. */
   loadAll(): Promise<PluginReport[]>;
+  /** Release what loaded tools hold (pooled connections, open files): calls each tool's `close()` if it has one. */
+  close(): Promise<void>;
 }

@@ -42,8 +42,12 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
 /** Let a `steps` call that waits with this key go on (see test-fixtures/tools.mjs). */
+// Every advance call is kept, so a test can wait for them before its client closes.
+const advances: Promise<unknown>[] = [];
 function advance(c: Client, key: string): Promise<unknown> {
-  return c.callTool({ name: 'advance', arguments: { key } });
+  const call = c.callTool({ name: 'advance', arguments: { key } });
+  advances.push(call);
+  return call;
 }
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -57,6 +61,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  await Promise.allSettled(advances.splice(0));
   await client.close();
   await service.close();
 });
@@ -177,7 +182,7 @@ describe('serveHttp', () => {
     const result = await client.callTool({ name: 'steps', arguments: { count: 3, ackKey: 'a' } }, undefined, {
       onprogress: (progress) => {
         received.push(progress);
-        void advance(client, 'a');
+        advance(client, 'a');
       },
     });
     expect(result.structuredContent).toEqual({ done: 3 });
@@ -193,7 +198,7 @@ describe('serveHttp', () => {
     await client.callTool({ name: 'steps', arguments: { count: 2, repeatEach: true, ackKey: 'a' } }, undefined, {
       onprogress: ({ progress }) => {
         received.push(progress);
-        void advance(client, 'a');
+        advance(client, 'a');
       },
     });
     expect(received).toEqual([1, 2]);
@@ -208,13 +213,13 @@ describe('serveHttp', () => {
         client.callTool({ name: 'steps', arguments: { count: 2, ackKey: 'mine' } }, undefined, {
           onprogress: (p) => {
             mine.push(p.progress);
-            void advance(client, 'mine');
+            advance(client, 'mine');
           },
         }),
         other.callTool({ name: 'steps', arguments: { count: 3, ackKey: 'theirs' } }, undefined, {
           onprogress: (p) => {
             theirs.push(p.progress);
-            void advance(other, 'theirs');
+            advance(other, 'theirs');
           },
         }),
       ]);

@@ -73,13 +73,16 @@ describe('serveStdio in a child process', { timeout: 30_000 }, () => {
 
   it('sends progress notifications', async () => {
     const received: Progress[] = [];
-    // Each step waits for the client to acknowledge it (see test-fixtures/tools.mjs).
+    const advances: Promise<unknown>[] = [];
+    // Each step waits for the client to acknowledge it (see test-fixtures/tools.mjs);
+    // the acknowledgements are awaited so none is cut off when the client closes.
     const result = await client.callTool({ name: 'steps', arguments: { count: 2, ackKey: 'k' } }, undefined, {
       onprogress: (progress) => {
         received.push(progress);
-        void client.callTool({ name: 'advance', arguments: { key: 'k' } });
+        advances.push(client.callTool({ name: 'advance', arguments: { key: 'k' } }));
       },
     });
+    await Promise.all(advances);
     expect(result.structuredContent).toEqual({ done: 2 });
     expect(received).toEqual([
       { progress: 1, total: 2, message: 'step 1 of 2' },

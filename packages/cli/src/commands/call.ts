@@ -40,12 +40,14 @@ export function registerCall(program: Command): void {
       const timeoutMs = parseTimeout(options.timeout);
       // Imported here: it loads @toolshed/core, which listing commands do without.
       const { terminalApproval } = await import('../approval.js');
-      const { registry } = await loadTools({ approve: terminalApproval(options.yes === true) });
+      const { registry, host } = await loadTools({ approve: terminalApproval(options.yes === true) });
       if (options.transcript !== undefined) {
         const fd = openTranscript(options.transcript);
         registry.subscribe((event) => appendFileSync(fd, `${JSON.stringify(event)}\n`));
       }
       const outcome = await registry.dispatch({ name: tool, input }, timeoutMs === undefined ? {} : { timeoutMs });
+      // Pooled connections and open files would otherwise keep the process alive.
+      await host.close();
       if (options.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
       else if (outcome.ok) printOutput(outcome.output);
       else printFailure(outcome);

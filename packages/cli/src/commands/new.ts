@@ -1,51 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
-import { checkPackageName, checkToolName, toolNameFor } from '../scaffold/names.js';
-import { initialChangeset, pluginFiles } from '../scaffold/plugin-files.js';
-import { findWorkspace } from '../scaffold/workspace.js';
-import { UsageError } from '../usage-error.js';
-
-interface NewPluginOptions {
-  dir?: string;
-  tool?: string;
-}
-
-function writePlugin(name: string, options: NewPluginOptions): void {
-  const packageName = checkPackageName(name);
-  const toolName = checkToolName(options.tool ?? toolNameFor(packageName));
-  const dir = path.resolve(options.dir ?? packageName.replace(/^@[^/]+\//, ''));
-  if (existsSync(dir) && readdirSync(dir).length > 0) {
-    throw new UsageError(`${dir} already exists and is not empty; choose another folder with --dir.`);
-  }
-  const workspace = findWorkspace(path.dirname(dir));
-  if (workspace?.members.has(packageName)) {
-    throw new UsageError(`the workspace at ${workspace.root} already has a package named ${packageName}; choose another name.`);
-  }
-  const spec = { packageName, toolName, ...(workspace ? { workspace } : {}) };
-  const written: string[] = [];
-  for (const [file, content] of Object.entries(pluginFiles(spec))) {
-    const target = path.join(dir, file);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, content, { flag: 'wx' });
-    written.push(target);
-  }
-  if (workspace?.changesets) {
-    const { file, content } = initialChangeset(spec);
-    const target = path.join(workspace.root, '.changeset', file);
-    if (!existsSync(target)) {
-      writeFileSync(target, content);
-      written.push(target);
-    }
-  }
-  const shown = path.relative(process.cwd(), dir) || '.';
-  const install = workspace ? `pnpm install (from ${path.relative(process.cwd(), workspace.root) || '.'})` : 'npm install';
-  process.stdout.write(
-    `Created ${packageName} with the tool ${toolName} in ${shown}${workspace ? ` (inside the workspace at ${workspace.root})` : ''}:\n` +
-      written.map((file) => `  ${path.relative(process.cwd(), file)}\n`).join('') +
-      `\nNext:\n  cd ${shown}\n  ${install}\n  npm test\n  npm run build\n`,
-  );
-}
 
 export function registerNew(program: Command): void {
   const command = program.command('new').description('Create something new: a plugin package');
@@ -55,5 +8,9 @@ export function registerNew(program: Command): void {
     .argument('<name>', 'the npm package name, e.g. @acme/tool-weather')
     .option('--dir <dir>', 'the folder to write it to (default: the name without its scope, in the current folder)')
     .option('--tool <name>', 'the name of its first tool (default: from the package name)')
-    .action((name: string, options: NewPluginOptions) => writePlugin(name, options));
+    .action(async (name: string, options: { dir?: string; tool?: string }) => {
+      // Imported here: scaffolding loads @toolshed/core, which the other commands start without.
+      const { writePlugin } = await import('../scaffold/write-plugin.js');
+      writePlugin(name, options);
+    });
 }

@@ -160,12 +160,15 @@ describe('toolshed serve (stdio)', { timeout: 30_000 }, () => {
 
   it('sends progress notifications', async () => {
     const received: Progress[] = [];
+    // Each progress step lets the tool go on; the calls are awaited so none is cut off by close().
+    const advances: Promise<unknown>[] = [];
     const result = await client.callTool({ name: 'steps', arguments: { count: 3 } }, undefined, {
       onprogress: (p) => {
         received.push(p);
-        void client.callTool({ name: 'advance', arguments: {} });
+        advances.push(client.callTool({ name: 'advance', arguments: {} }));
       },
     });
+    await Promise.all(advances);
     expect(result.structuredContent).toEqual({ done: 3 });
     expect(received).toEqual([
       { progress: 1, total: 3 },
@@ -218,12 +221,14 @@ describe('toolshed serve --http', { timeout: 30_000 }, () => {
         .toEqual({ slowStarted: 1, slowAborted: 1, abortReason: 'enough' });
 
       const received: number[] = [];
+      const advances: Promise<unknown>[] = [];
       await client.callTool({ name: 'steps', arguments: { count: 2 } }, undefined, {
         onprogress: (p) => {
           received.push(p.progress);
-          void client.callTool({ name: 'advance', arguments: {} });
+          advances.push(client.callTool({ name: 'advance', arguments: {} }));
         },
       });
+      await Promise.all(advances);
       expect(received).toEqual([1, 2]);
       await client.close();
     } finally {

@@ -42,7 +42,7 @@ export function registerServe(program: Command): void {
           throw new UsageError(`--http: ${(error as Error).message}`);
         }
       }
-      const { registry } = await loadTools();
+      const { registry, host } = await loadTools();
       const count = plural(registry.list().length);
       const info = { name: 'toolshed', version };
 
@@ -51,6 +51,7 @@ export function registerServe(program: Command): void {
         const service = await mcp.serveStdio(registry, info);
         process.stderr.write(`toolshed: serving ${count} over stdio\n`);
         await service.closed;
+        await host.close();
         return;
       }
       const service = await mcp.serveHttp(registry, { ...info, ...address });
@@ -63,5 +64,6 @@ export function registerServe(program: Command): void {
       }
       await untilStopped();
       await service.close();
+      await host.close();
     });
 }
