@@ -491,3 +491,21 @@ describe('dispatch: call ids, events and progress', () => {
     expect(invalid.durationMs).toBeGreaterThan(0);
   });
 });
+
+describe('reject', () => {
+  it('reports a call that could not be read, with events, and runs nothing', async () => {
+    const { tool, calls } = countingEcho();
+    const registry = registryWith(tool);
+    const events: ToolEvent[] = [];
+    registry.subscribe((event) => events.push(event));
+    const error = { code: 'invalid_input' as const, message: 'Invalid input for echo: the arguments are not valid JSON.' };
+    const outcome = registry.reject({ name: 'echo', input: '{"text":', callId: 'call_7' }, error);
+    expect(outcome).toEqual({ ok: false, callId: 'call_7', name: 'echo', input: '{"text":', durationMs: 0, error });
+    expect(events.map((e) => [e.type, e.callId])).toEqual([
+      ['call.start', 'call_7'],
+      ['call.end', 'call_7'],
+    ]);
+    expect(calls).toEqual([]);
+    expect(registry.reject({ name: 'echo', input: 'x' }, error).callId).toMatch(/^call_/);
+  });
+});

@@ -170,6 +170,21 @@ export class ToolRegistry {
     return this.#dispatch(call, options);
   }
 
+  /**
+   * Report a call that cannot be dispatched as it stands, such as one whose
+   * arguments were not JSON: it gets an outcome with the given error, and
+   * subscribers see it like any other call. No handler runs.
+   */
+  reject(call: ToolCall, error: CallError): Outcome {
+    const callId = typeof call.callId === 'string' && call.callId !== '' ? call.callId : newCallId();
+    const outcome: Outcome = { ok: false, callId, name: call.name, input: call.input, durationMs: 0, error: { ...error } };
+    if (this.#events.active) {
+      this.#events.emit({ type: 'call.start', callId, name: call.name, input: call.input, at: Date.now() });
+      this.#events.emit({ type: 'call.end', callId, name: call.name, outcome, at: Date.now() });
+    }
+    return outcome;
+  }
+
   #assertOpen(name: unknown): void {
     if (this.#sealed) {
       throw new Error(`Cannot register tool ${JSON.stringify(name)}: the registry is sealed. Register every tool before seal().`);

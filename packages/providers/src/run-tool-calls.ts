@@ -16,16 +16,7 @@ function runOne(registry: ToolRegistry, call: ParsedToolCall | ToolCall, options
   const error = (call as ParsedToolCall).error;
   // An unreadable call never reaches the handler. An unknown tool still goes
   // through dispatch, whose message lists the tools that exist.
-  if (error && registry.has(call.name)) {
-    return Promise.resolve({
-      ok: false,
-      callId: call.callId ?? '',
-      name: call.name,
-      input: call.input,
-      durationMs: 0,
-      error: { ...error },
-    });
-  }
+  if (error && registry.has(call.name)) return Promise.resolve(registry.reject(call, error));
   return registry.dispatch({ name: call.name, input: call.input, ...(call.callId ? { callId: call.callId } : {}) }, options);
 }
 
