@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 21);
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
 const require = createRequire(import.meta.url);
 const BUNDLED = ['@toolshed/tool-echo', '@toolshed/tool-read-file', '@toolshed/tool-send-email'];
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
 const workspace = fileURLToPath(new URL('../../..', import.meta.url));
 const hostPackage = createRequire(import.meta.url).resolve('@toolshed/host/package.json');
 const manifestBin = path.join(path.dirname(hostPackage), 'bin/toolshed-manifest.js');
@@ -107,7 +107,7 @@ describe('toolshed list with discovered plugins', () => {
     ]);
     expect(existsSync(path.join(marker, 'imported.marker'))).toBe(false);
     const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
-    expect(loaded.some((url) => url.endsWith('/packages/cli/dist/bin.js'))).toBe(true);
+    expect(loaded.some((url) => url.endsWith('/packages/cli/dist/toolshed.js'))).toBe(true);
     const pluginModules = loaded.filter((url) => /\/plugins\/(echo|read-file|send-email)\/|\/tool-shout\//.test(url));
     expect(pluginModules).toEqual([]);
 

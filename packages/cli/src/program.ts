@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { registerCall } from './commands/call.js';
 import { registerList } from './commands/list.js';
@@ -8,8 +7,7 @@ import { registerSchema } from './commands/schema.js';
 import { registerServe } from './commands/serve.js';
 import { setProjectOptions } from './host.js';
 import { UsageError } from './usage-error.js';
-
-const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+import { version } from './version.js';
 
 export function createProgram(): Command {
   const program = new Command('toolshed')

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../dist/toolshed.js', import.meta.url));
 // The repository root declares the bundled plugins, like a user's project would.
 const projectRoot = fileURLToPath(new URL('../../../..', import.meta.url));
 

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-const bin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../dist/toolshed.js', import.meta.url));
 const require = createRequire(import.meta.url);
 const CORE_DIR = path.dirname(realpathSync(require.resolve('@toolshed/core/package.json')));
 const VALIBOT_DIR = realpathSync(path.join(CORE_DIR, 'node_modules', 'valibot'));
@@ -294,7 +294,7 @@ register('data:text/javascript,' + encodeURIComponent(\`
     const listLog = path.join(project, 'list.log');
     await run(['list'], listLog);
     const listed = readFileSync(listLog, 'utf8');
-    expect(listed).toMatch(/packages\/cli\/dist\/commands\/list\.js/);
+    expect(listed).toMatch(/packages\/cli\/dist\/toolshed\.js/);
     expect(listed).not.toMatch(/@modelcontextprotocol|packages\/mcp\//);
 
     const serveLog = path.join(project, 'serve.log');

@@ -1,9 +1,7 @@
-import { createRequire } from 'node:module';
 import type { Command } from 'commander';
 import { loadTools } from '../host.js';
 import { UsageError } from '../usage-error.js';
-
-const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+import { version } from '../version.js';
 
 const LOOPBACK = /^(localhost|127(\.\d+){3}|::1)$/;
 
