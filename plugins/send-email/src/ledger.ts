@@ -23,6 +23,9 @@ export class CallLedger<T> {
   readonly #file: string;
   readonly #running = new Map<string, { input: string; result: Promise<T> }>();
   #opened: Promise<{ known: Map<string, Known<T>>; handle: FileHandle }> | undefined;
+  /** The write in flight, and the lines waiting to go out together after it. */
+  #writing: Promise<void> = Promise.resolve();
+  #next: { lines: string[]; done: Promise<void> } | undefined;
 
   constructor(file: string) {
     this.#file = file;
@@ -44,7 +47,30 @@ export class CallLedger<T> {
   async close(): Promise<void> {
     const opened = this.#opened;
     this.#opened = undefined;
+    await this.#writing.catch(() => {});
     if (opened) await (await opened).handle.close();
+  }
+
+  /**
+   * Append a line. Lines that arrive while a write is in flight go out
+   * together in the next one: with many messages in flight, one system call
+   * serves many calls, and each line is still written before its caller goes on.
+   */
+  #append(handle: FileHandle, text: string): Promise<void> {
+    if (this.#next) {
+      this.#next.lines.push(text);
+      return this.#next.done;
+    }
+    const next: { lines: string[]; done: Promise<void> } = { lines: [text], done: Promise.resolve() };
+    this.#next = next;
+    next.done = this.#writing
+      .catch(() => {})
+      .then(async () => {
+        this.#next = undefined;
+        await handle.write(next.lines.join(''));
+      });
+    this.#writing = next.done;
+    return next.done;
   }
 
   async #runOnce(callId: string, input: string, send: () => Promise<T>): Promise<T> {
@@ -69,7 +95,7 @@ export class CallLedger<T> {
     }
     const pending: Known<T> = { id: callId, state: 'pending', input };
     try {
-      await handle.write(line(pending));
+      await this.#append(handle, line(pending));
     } catch (error) {
       throw this.#unwritable(error);
     }
@@ -79,7 +105,7 @@ export class CallLedger<T> {
       output = await send();
     } catch (error) {
       known.delete(callId);
-      await handle.write(line({ id: callId, state: 'failed' })).catch(() => {});
+      await this.#append(handle, line({ id: callId, state: 'failed' })).catch(() => {});
       throw error;
     }
     const done: Known<T> = { id: callId, state: 'done', input, output };
@@ -88,7 +114,7 @@ export class CallLedger<T> {
     // Forget the oldest calls in memory as the file forgets them when compacted.
     if (known.size > KEEP * 2) for (const id of [...known.keys()].slice(0, KEEP)) known.delete(id);
     // The message is out: a failure to note it must not turn into a failure (and a resend).
-    await handle.write(line(done)).catch(() => {});
+    await this.#append(handle, line(done)).catch(() => {});
     return output;
   }
 
