@@ -74,3 +74,29 @@ it('reports an unwritable ledger as execution_failed naming the file, and sends 
   expect(error.message).toContain(file);
   expect(sent).toBe(false);
 });
+
+it('writes the lines of many concurrent calls whole, each pending line before its send, and a restart knows them all', async () => {
+  const ledger = new CallLedger<string>(file);
+  const pendingAtSend: boolean[] = [];
+  const ids = Array.from({ length: 50 }, (_, i) => `c${i}`);
+  await Promise.all(
+    ids.map((id) =>
+      ledger.run(id, { id }, async () => {
+        // The record must be in the file before the message goes out.
+        pendingAtSend.push((await lines()).some((line) => line.id === id && line.state === 'pending'));
+        return `sent ${id}`;
+      }),
+    ),
+  );
+  await ledger.close();
+  expect(pendingAtSend).toEqual(ids.map(() => true));
+  const written = await lines();
+  expect(written).toHaveLength(100);
+  expect(new Set(written.filter((l) => l.state === 'done').map((l) => l.id))).toEqual(new Set(ids));
+
+  const restarted = new CallLedger<string>(file);
+  let sends = 0;
+  expect(await restarted.run('c7', { id: 'c7' }, async () => `again ${++sends}`)).toBe('sent c7');
+  expect(sends).toBe(0);
+  await restarted.close();
+});
