@@ -20,6 +20,8 @@ export interface SendEmailConfig {
   allow: AllowList | undefined;
   limits: { recipients: number; subjectChars: number; bodyChars: number };
   timeouts: { connectMs: number; greetingMs: number; socketMs: number };
+  /** The host's project root: paths shown to a model are relative to it. */
+  cwd: string;
   outboxDir: string;
   ledgerFile: string;
   scrubber: Scrubber;
@@ -53,6 +55,7 @@ export function resolveConfig(options: SendEmailOptions | undefined, cwd: string
     allow: o.allow ? parseAllowList(o.allow) : undefined,
     limits: { ...DEFAULTS.limits, ...o.limits },
     timeouts: { ...DEFAULTS.timeouts, ...o.timeouts },
+    cwd: resolve(cwd),
     outboxDir: resolve(cwd, o.outbox ?? DEFAULTS.outbox),
     ledgerFile: resolve(cwd, o.ledger ?? DEFAULTS.ledger),
     scrubber: new Scrubber(smtp?.user, smtp?.password),

@@ -29,11 +29,13 @@ describe('send_email with no SMTP server configured', () => {
     const files = await readdir(outbox);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^\d{8}T\d{6}Z-[0-9a-f]{8}\.eml$/);
-    expect(output.delivery).toEqual({ via: 'outbox', file: join(outbox, files[0]!) });
+    // The model is told where the file is relative to the project, not where the project is.
+    expect(output.delivery).toEqual({ via: 'outbox', file: `.toolshed/outbox/${files[0]!}` });
+    expect(JSON.stringify(outcome)).not.toContain(harness.cwd);
     expect(output.accepted).toEqual(['alice@example.com', 'bob@example.org', 'carol@example.net']);
     expect(output.rejected).toEqual([]);
 
-    const mail = await simpleParser(await readFile(output.delivery.file));
+    const mail = await simpleParser(await readFile(join(harness.cwd, output.delivery.file)));
     expect(mail.messageId).toBe(output.messageId);
     expect(mail.from?.value.map((a) => a.address)).toEqual(['toolshed@localhost']);
     const to = Array.isArray(mail.to) ? mail.to : [mail.to!];

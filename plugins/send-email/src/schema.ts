@@ -35,7 +35,7 @@ const Delivery = v.variant('via', [
   }),
   v.object({
     via: v.literal('outbox'),
-    file: v.pipe(v.string(), v.description('The .eml file the message was written to (not sent).')),
+    file: v.pipe(v.string(), v.description('The .eml file the message was written to (not sent), relative to the project root.')),
   }),
 ]);
 

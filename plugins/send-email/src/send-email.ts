@@ -1,3 +1,4 @@
+import { relative, sep } from 'node:path';
 import { defineTool, ToolError, type Tool } from '@toolshed/core';
 import { isAllowed } from './allow.js';
 import { resolveConfig, type SendEmailConfig } from './config.js';
@@ -102,5 +103,7 @@ async function deliverToOutbox(config: SendEmailConfig, message: Message): Promi
       `send_email could not write to the outbox folder ${config.outboxDir} (${reason}). Nothing was saved; check that the folder is writable.`,
     );
   }
-  return { messageId: message.messageId, accepted: [...new Set([...message.to, ...message.cc])], rejected: [], delivery: { via: 'outbox', file } };
+  // Relative to the project: the model needs to name the file, not learn the host's folders.
+  const shown = relative(config.cwd, file).split(sep).join('/');
+  return { messageId: message.messageId, accepted: [...new Set([...message.to, ...message.cc])], rejected: [], delivery: { via: 'outbox', file: shown } };
 }
