@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { ApproveHook, ToolDefinition, ToolRegistry } from '@toolshed/core';
-import { ConfigError, createHost, HostError, inspectPlugins, type Host, type HostOptions, type PluginReport } from '@toolshed/host';
+import { ConfigError, createHost, HostError, inspectPlugins, pluginLabel, type Host, type HostOptions, type PluginReport } from '@toolshed/host';
 import { UsageError } from './usage-error.js';
 
 /** The global --cwd and --config options, set before any command runs. */
@@ -31,17 +31,13 @@ async function usingHost<T>(run: (options: HostOptions) => Promise<T>): Promise<
   }
 }
 
-export function label(plugin: Pick<PluginReport, 'name' | 'version'>): string {
-  return plugin.version ? `${plugin.name}@${plugin.version}` : plugin.name;
-}
-
 /** Skipped plugins and host-wide problems go to stderr, so a listing is never silently short. */
 function warn(plugins: PluginReport[], warnings: string[]): void {
   for (const warning of warnings) process.stderr.write(`toolshed: warning: ${warning}\n`);
   for (const plugin of plugins) {
     if (plugin.status !== 'skipped' || !plugin.error) continue;
     process.stderr.write(
-      `toolshed: warning: skipped plugin ${label(plugin)} (${plugin.error.phase}): ${plugin.error.message} (see toolshed plugins)\n`,
+      `toolshed: warning: skipped plugin ${pluginLabel(plugin)} (${plugin.error.phase}): ${plugin.error.message} (see toolshed plugins)\n`,
     );
   }
 }

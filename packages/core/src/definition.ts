@@ -36,10 +36,11 @@ function isSchema(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'schema';
 }
 
-export function checkTimeout(name: string, timeoutMs: unknown): number | undefined {
+/** `where` names what the user wrote the timeout on: `Tool "echo"`, `dispatch options`. */
+export function checkTimeout(where: string, timeoutMs: unknown): number | undefined {
   if (timeoutMs === undefined) return undefined;
   if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
-    throw new TypeError(`Tool "${name}": "timeoutMs" must be a positive number of milliseconds, got ${String(timeoutMs)}.`);
+    throw new TypeError(`${where}: "timeoutMs" must be a positive number of milliseconds, got ${String(timeoutMs)}.`);
   }
   return timeoutMs;
 }
@@ -66,7 +67,7 @@ export function describeTool(tool: AnyTool, origin?: string): ToolDefinition {
   if (typeof tool.run !== 'function') {
     throw new TypeError(`Tool "${name}": "run" must be a function (input, ctx) => output.`);
   }
-  checkTimeout(name, tool.timeoutMs);
+  checkTimeout(`Tool "${name}"`, tool.timeoutMs);
   const definition: ToolDefinition = {
     name,
     description: tool.description,

@@ -350,8 +350,9 @@ describe('dispatch: timeouts and aborts', () => {
   it('refuses a nonsensical timeout at once, as a programmer error', () => {
     const registry = registryWith(countingEcho().tool);
     expect(() => registry.dispatch({ name: 'echo', input: { text: 'x' } }, { timeoutMs: -1 })).toThrow(
-      '"timeoutMs" must be a positive number of milliseconds, got -1',
+      'dispatch options: "timeoutMs" must be a positive number of milliseconds, got -1',
     );
+    expect(() => new ToolRegistry({ timeoutMs: Number.NaN })).toThrow('ToolRegistry options: "timeoutMs" must be a positive number');
   });
 });
 

@@ -97,7 +97,7 @@ export class ToolRegistry {
   #events: EventHub;
 
   constructor(options: RegistryOptions = {}) {
-    if (options.timeoutMs !== undefined) checkTimeout('(registry default)', options.timeoutMs);
+    if (options.timeoutMs !== undefined) checkTimeout('ToolRegistry options', options.timeoutMs);
     this.#options = options;
     this.#events = new EventHub((error) =>
       (options.logger ?? SILENT).warn(`an event subscriber threw: ${describeThrown(error)}`),
@@ -124,7 +124,7 @@ export class ToolRegistry {
       throw new TypeError(`Tool "${definition.name}": a deferred tool needs a load() function.`);
     }
     this.#add(definition, options.origin, {
-      timeoutMs: checkTimeout(definition.name, deferred.timeoutMs),
+      timeoutMs: checkTimeout(`Tool "${definition.name}"`, deferred.timeoutMs),
       tool: undefined,
       load: deferred.load,
     });
@@ -166,7 +166,7 @@ export class ToolRegistry {
 
   /** Run one call. Resolves to an outcome; never rejects for anything in the call. */
   dispatch(call: ToolCall, options: DispatchOptions = {}): Promise<Outcome> {
-    if (options.timeoutMs !== undefined) checkTimeout('(dispatch option)', options.timeoutMs);
+    if (options.timeoutMs !== undefined) checkTimeout('dispatch options', options.timeoutMs);
     return this.#dispatch(call, options);
   }
 

@@ -1,6 +1,6 @@
 export { createHost, inspectPlugins } from './host.js';
 export { CONFIG_FILE } from './config.js';
-export { ConfigError, HostError } from './errors.js';
+export { ConfigError, HostError, pluginLabel } from './errors.js';
 export { SUPPORTED_API_VERSIONS } from './compat.js';
 export { generateManifest } from './generate.js';
 export type { ManifestField, ManifestFile, ManifestTool } from './manifest.js';

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { label, pluginReport } from '../host.js';
+import { pluginLabel } from '@toolshed/host';
+import { pluginReport } from '../host.js';
 import { style } from '../style.js';
 
 const SOURCES = { code: 'code', config: 'toolshed.config.json', dependency: 'package.json' } as const;
@@ -21,7 +22,7 @@ export function registerPlugins(program: Command): void {
       }
       for (const plugin of plugins) {
         const status = plugin.status === 'loaded' ? style('green', 'loaded') : style('red', plugin.status);
-        process.stdout.write(`${style('bold', label(plugin))}  ${status}  ${style('dim', `from ${SOURCES[plugin.source]}: ${plugin.spec}`)}\n`);
+        process.stdout.write(`${style('bold', pluginLabel(plugin))}  ${status}  ${style('dim', `from ${SOURCES[plugin.source]}: ${plugin.spec}`)}\n`);
         if (plugin.tools.length > 0) process.stdout.write(`  tools: ${plugin.tools.join(', ')}\n`);
         if (plugin.error) process.stdout.write(`  error (${plugin.error.phase}): ${plugin.error.message}\n`);
         for (const warning of plugin.warnings) {
