@@ -36,20 +36,45 @@ function describeExpected(expected: string | null): string {
   return expected.replace(/^\((.*)\)$/, '$1');
 }
 
-function issueMessage(issue: v.BaseIssue<unknown>): string {
+/**
+ * What one valibot issue says is wrong, as fields: the host words option issues from
+ * the same reading as a tool's input issues, so the two never drift apart.
+ */
+export type IssueProblem =
+  | { kind: 'missing'; key: string | number }
+  | { kind: 'unknown'; key: string | number }
+  | { kind: 'type'; expected: string; received: string }
+  /** A validation action (length, format, range...); `message` may quote the value checked. */
+  | { kind: 'check'; type: string; message: string; input: unknown };
+
+export function classifyIssue(issue: v.BaseIssue<unknown>): IssueProblem {
   const last = issue.path?.[issue.path.length - 1];
   // valibot marks problems with an object's keys (rather than values) with origin "key".
   if (issue.kind === 'schema' && last?.origin === 'key') {
     const parent = last.input as object;
-    if (!Object.hasOwn(parent, last.key as PropertyKey)) return `missing required field ${JSON.stringify(last.key)}`;
-    if (issue.expected === 'never') return `unknown field ${JSON.stringify(last.key)}; remove it`;
+    const key = last.key as string | number;
+    if (!Object.hasOwn(parent, key as PropertyKey)) return { kind: 'missing', key };
+    if (issue.expected === 'never') return { kind: 'unknown', key };
   }
   if (issue.kind === 'schema') {
-    return `expected ${describeExpected(issue.expected)}, received ${describeReceived(issue.input)}`;
+    return { kind: 'type', expected: describeExpected(issue.expected), received: describeReceived(issue.input) };
   }
-  // Validation actions (length, format, range...) carry a specific message,
-  // possibly the tool author's own.
-  return issue.message;
+  return { kind: 'check', type: issue.type, message: issue.message, input: issue.input };
+}
+
+function issueMessage(issue: v.BaseIssue<unknown>): string {
+  const problem = classifyIssue(issue);
+  switch (problem.kind) {
+    case 'missing':
+      return `missing required field ${JSON.stringify(problem.key)}`;
+    case 'unknown':
+      return `unknown field ${JSON.stringify(problem.key)}; remove it`;
+    case 'type':
+      return `expected ${problem.expected}, received ${problem.received}`;
+    case 'check':
+      // Validation actions carry a specific message, possibly the tool author's own.
+      return problem.message;
+  }
 }
 
 function issuePath(issue: v.BaseIssue<unknown>): (string | number)[] {
