@@ -401,6 +401,91 @@ describe('dispatch: approval', () => {
   });
 });
 
+describe('dispatch: approval by default', () => {
+  function risky(annotations: { destructive?: boolean; openWorld?: boolean; readOnly?: boolean }, name = 'send_email') {
+    const calls: unknown[] = [];
+    const tool = defineTool({
+      name,
+      description: 'Send a message.',
+      input: v.object({ to: v.string() }),
+      annotations,
+      run: (input) => {
+        calls.push(input);
+        return 'sent';
+      },
+    });
+    return { tool, calls };
+  }
+
+  it.each([
+    [{ openWorld: true }, 'open-world'],
+    [{ destructive: true }, 'destructive'],
+    [{ destructive: true, openWorld: true, readOnly: false }, 'destructive and open-world'],
+  ])('denies a call to a tool with %j when no hook is given, and the handler never runs', async (annotations, risk) => {
+    const { tool, calls } = risky(annotations);
+    const events: ToolEvent[] = [];
+    const registry = new ToolRegistry().register(tool);
+    registry.subscribe((event) => events.push(event));
+    const outcome = await registry.dispatch({ name: 'send_email', input: { to: 'a@example.com' }, callId: 'c1' });
+    expect(outcome).toMatchObject({
+      ok: false,
+      callId: 'c1',
+      error: {
+        code: 'denied',
+        message:
+          `send_email needs approval (it is ${risk}) and this harness has no approval hook, so the call was not made. ` +
+          'Do not retry it; tell the user what you wanted send_email to do, or take another approach.',
+      },
+    });
+    expect(calls).toEqual([]);
+    expect(events.map((event) => event.type)).toEqual(['call.start', 'call.end']);
+  });
+
+  it('runs tools that need no approval, and checks the input before denying', async () => {
+    const { tool: echo, calls: echoed } = countingEcho();
+    const { tool, calls } = risky({ destructive: true });
+    const registry = new ToolRegistry().register(echo).register(tool);
+    expect(await registry.dispatch({ name: 'echo', input: { text: 'hi' } })).toMatchObject({ ok: true });
+    expect(echoed).toEqual([{ text: 'hi' }]);
+    // A model that got the input wrong hears about that first; it cannot fix a denial.
+    expect(await registry.dispatch({ name: 'send_email', input: { to: 7 } })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(calls).toEqual([]);
+  });
+
+  it("'allow-all' on the registry runs every call; a per-call setting overrides it either way", async () => {
+    const { tool, calls } = risky({ openWorld: true });
+    const open = new ToolRegistry({ approve: 'allow-all' }).register(tool);
+    expect(await open.dispatch({ name: 'send_email', input: { to: 'a' } })).toMatchObject({ ok: true, output: 'sent' });
+    expect(await open.dispatch({ name: 'send_email', input: { to: 'b' } }, { approve: () => false })).toMatchObject({
+      ok: false,
+      error: { code: 'denied' },
+    });
+    const closed = new ToolRegistry().register(tool);
+    expect(await closed.dispatch({ name: 'send_email', input: { to: 'c' } }, { approve: 'allow-all' })).toMatchObject({ ok: true });
+    expect(calls).toEqual([{ to: 'a' }, { to: 'c' }]);
+  });
+
+  it('a hook decides every call, risky or not', async () => {
+    const { tool, calls } = risky({ openWorld: true });
+    const asked: string[] = [];
+    const registry = new ToolRegistry({ approve: (call) => (asked.push(call.name), true) }).register(tool).register(countingEcho().tool);
+    expect(await registry.dispatch({ name: 'send_email', input: { to: 'a' } })).toMatchObject({ ok: true });
+    expect(await registry.dispatch({ name: 'echo', input: { text: 'x' } })).toMatchObject({ ok: true });
+    expect(asked).toEqual(['send_email', 'echo']);
+    expect(calls).toEqual([{ to: 'a' }]);
+  });
+
+  it.each([true, 'allow', 'yes', null, { approved: true }])('refuses %j as an approval setting at once', (approve) => {
+    expect(() => new ToolRegistry({ approve: approve as never })).toThrow(
+      /^ToolRegistry options: "approve" must be a function \(call, tool\) => boolean \| \{approved, reason\} or 'allow-all', got /,
+    );
+    const registry = new ToolRegistry().register(risky({ openWorld: true }).tool);
+    expect(() => registry.dispatch({ name: 'send_email', input: { to: 'a' } }, { approve: approve as never })).toThrow(
+      /^dispatch options: "approve" must be/,
+    );
+  });
+});
+
 describe('dispatch: call ids, events and progress', () => {
   it('gives every call a unique id and keeps one the caller chose', async () => {
     const registry = registryWith(countingEcho().tool);

@@ -22,5 +22,6 @@ export type { CallIssue, IssueProblem } from './issues.js';
 export type { ToolEvent, ToolEventListener } from './events.js';
 export { ToolError } from './tool-error.js';
 export type { ToolErrorCode } from './tool-error.js';
-export { isToolName, TOOL_NAME_PATTERN } from './name.js';
-export { approvalPolicy, needsApproval } from './approval-policy.js';
+export { isToolName, TOOL_NAME_PATTERN, TOOL_NAME_RULE } from './name.js';
+export { approvalPolicy, approvalRisk, needsApproval } from './approval-policy.js';
+export type { ApprovalSetting } from './approval-policy.js';

@@ -32,14 +32,30 @@ describe('register', () => {
     expect(registry.list()).toHaveLength(1);
   });
 
-  it.each(['', 'has space', 'dot.name', 'x'.repeat(65), 'émoji', 'slash/name'])('refuses the invalid name %j', (name) => {
-    expect(() => new ToolRegistry().register({ ...echo, name })).toThrow(`Invalid tool name ${JSON.stringify(name)}`);
-    expect(() => defineTool({ ...echo, name })).toThrow('use 1 to 64 letters, digits, "_" or "-"');
-  });
+  // Each is refused by at least one supported API: Gemini wants a letter or "_" first,
+  // OpenAI and Anthropic refuse dots, colons and anything past 64.
+  it.each(['', 'has space', 'dot.name', 'colon:name', 'x'.repeat(65), 'émoji', 'slash/name', '2fa_check', '-dash_first', '9'])(
+    'refuses the invalid name %j, and the registry stays as it was',
+    (name) => {
+      const registry = new ToolRegistry().register(echo);
+      expect(() => registry.register({ ...echo, name })).toThrow(
+        `Invalid tool name ${JSON.stringify(name)}: use a letter or "_" first, then letters, digits, "_" or "-", at most 64 in all (what OpenAI, Anthropic, Gemini and MCP all accept), e.g. get_weather.`,
+      );
+      expect(() => defineTool({ ...echo, name })).toThrow(`Invalid tool name ${JSON.stringify(name)}`);
+      expect(() => registry.registerDeferred({ definition: { ...registry.get('echo')!.definition, name }, load: async () => echo })).toThrow(
+        `Invalid tool name ${JSON.stringify(name)}`,
+      );
+      expect(registry.list().map((tool) => tool.name)).toEqual(['echo']);
+    },
+  );
 
   it('accepts names at the edges of the pattern', () => {
-    const registry = new ToolRegistry().register({ ...echo, name: 'a' }).register({ ...echo, name: `A-_9${'x'.repeat(60)}` });
-    expect(registry.list()).toHaveLength(2);
+    const registry = new ToolRegistry()
+      .register({ ...echo, name: 'a' })
+      .register({ ...echo, name: '_' })
+      .register({ ...echo, name: '_2fa_check' })
+      .register({ ...echo, name: `A-_9${'x'.repeat(60)}` });
+    expect(registry.list().map((tool) => tool.name.length)).toEqual([1, 1, 10, 64]);
   });
 
   it('refuses a schema without a JSON form, naming the tool and the reason', () => {

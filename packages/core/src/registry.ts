@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { checkDefinition, checkTimeout, copyDefinition, describeTool, sameDefinition, type ToolDefinition } from './definition.js';
+import { checkApprovalSetting, needsApproval, noApproverMessage, type ApprovalSetting } from './approval-policy.js';
 import { EventHub, type ToolEventListener } from './events.js';
 import { describeReceived, formatPath, summarizeIssues, toCallIssues, type CallIssue } from './issues.js';
 import { findNonJsonValue } from './json-value.js';
@@ -16,8 +17,12 @@ export type ApproveHook = (
 ) => Approval | Promise<Approval>;
 
 export interface RegistryOptions {
-  /** Asked before every call (after its input is valid); a denial is a `denied` outcome. */
-  approve?: ApproveHook;
+  /**
+   * Asked before every call (after its input is valid); a denial is a `denied`
+   * outcome. `'allow-all'` runs every call without asking. Left out, a call to a
+   * tool that needs approval (destructive or openWorld) is denied.
+   */
+  approve?: ApprovalSetting;
   /** Receives what handlers log through `ctx.log`, with tool name and call id. */
   logger?: ToolLogger;
   /** Timeout for tools that set none. */
@@ -28,8 +33,8 @@ export interface DispatchOptions {
   signal?: AbortSignal;
   /** Overrides the tool's own timeout for this call. */
   timeoutMs?: number;
-  /** Overrides the registry's approval hook for this call. */
-  approve?: ApproveHook;
+  /** Overrides the registry's approval setting for this call. */
+  approve?: ApprovalSetting;
 }
 
 export interface RegisterOptions {
@@ -98,6 +103,7 @@ export class ToolRegistry {
 
   constructor(options: RegistryOptions = {}) {
     if (options.timeoutMs !== undefined) checkTimeout('ToolRegistry options', options.timeoutMs);
+    checkApprovalSetting('ToolRegistry options', options.approve);
     this.#options = options;
     this.#events = new EventHub((error) =>
       (options.logger ?? SILENT).warn(`an event subscriber threw: ${describeThrown(error)}`),
@@ -167,6 +173,7 @@ export class ToolRegistry {
   /** Run one call. Resolves to an outcome; never rejects for anything in the call. */
   dispatch(call: ToolCall, options: DispatchOptions = {}): Promise<Outcome> {
     if (options.timeoutMs !== undefined) checkTimeout('dispatch options', options.timeoutMs);
+    checkApprovalSetting('dispatch options', options.approve);
     return this.#dispatch(call, options);
   }
 
@@ -280,10 +287,13 @@ export class ToolRegistry {
     }
 
     const approve = options.approve ?? this.#options.approve;
-    if (approve) {
+    if (typeof approve === 'function') {
       const denial = await askApproval(approve, { callId, name, input: parsed.output }, entry.definition);
       if (denial !== undefined) return fail({ code: 'denied', message: denial });
       if (signal?.aborted) return fail(abortedError(name, signal));
+    } else if (approve === undefined && needsApproval(entry.definition)) {
+      // Safe by default: nobody was asked, so a risky call does not run.
+      return fail({ code: 'denied', message: noApproverMessage(entry.definition) });
     }
 
     const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? this.#options.timeoutMs;
