@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { CoreMismatch } from './types.js';
 
 /** The plugin apiVersions this host can load (core's API_VERSION is the newest). */
 export const SUPPORTED_API_VERSIONS = { min: 1, max: 1 } as const;
@@ -34,16 +35,23 @@ export function runningCoreVersion(): string {
   return coreVersion;
 }
 
-/** A warning when the plugin's peer range for @toolshed/core does not admit the running core. */
-export async function peerWarning(peerDependencies: unknown): Promise<string | undefined> {
+/**
+ * The plugin's peer range for @toolshed/core when it does not admit the running core, else
+ * undefined. Read from its package.json alone, so listings show it without importing the plugin.
+ */
+export async function coreMismatch(peerDependencies: unknown): Promise<CoreMismatch | undefined> {
   const range =
     typeof peerDependencies === 'object' && peerDependencies !== null
       ? (peerDependencies as Record<string, unknown>)['@toolshed/core']
       : undefined;
   if (range === undefined) return undefined;
   const running = runningCoreVersion();
-  // Loaded here, not at startup: only a plugin whose code is being loaded needs the check.
+  // Loaded here, not at startup: only a plugin with a package.json needs the check.
   const { default: satisfies } = await import('semver/functions/satisfies.js');
   if (typeof range === 'string' && satisfies(running, range, { includePrerelease: true })) return undefined;
-  return `it asks for @toolshed/core ${JSON.stringify(range)} but runs with ${running}; it may misbehave. Install a version of the plugin made for @toolshed/core ${running}.`;
+  return { range: typeof range === 'string' ? range : JSON.stringify(range), running };
+}
+
+export function describeCoreMismatch(mismatch: CoreMismatch): string {
+  return `it asks for @toolshed/core ${JSON.stringify(mismatch.range)} but runs with ${mismatch.running}; it may misbehave. Install a version of the plugin made for @toolshed/core ${mismatch.running}.`;
 }

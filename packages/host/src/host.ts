@@ -1,5 +1,4 @@
 import type { AnyTool, ToolRegistry } from '@toolshed/core';
-import { peerWarning } from './compat.js';
 import { describeThrown, HostError, PhaseError, pluginLabel } from './errors.js';
 import { importPluginModule, instantiate, pluginFromModule } from './load.js';
 import { packageEntry } from './package.js';
@@ -13,6 +12,8 @@ import type { Host, HostOptions, Inspection } from './types.js';
  */
 export async function inspectPlugins(options: HostOptions = {}): Promise<Inspection> {
   const result = await plan(options);
+  // Only what can be known without running plugin code: a named plugin's options are checked by createHost.
+  if (anyFailed(result)) throw new HostError(snapshot(result.records));
   // The plan is thrown away here, so its objects can be handed out without copies.
   const inspection: Inspection = {
     cwd: result.cwd,
@@ -22,6 +23,22 @@ export async function inspectPlugins(options: HostOptions = {}): Promise<Inspect
   };
   if (result.configFile) inspection.configFile = result.configFile;
   return inspection;
+}
+
+function anyFailed(result: Plan): boolean {
+  return result.records.some((record) => record.report.status === 'failed');
+}
+
+/** Call close() on every tool built so far; one tool failing to close must not keep the others open. */
+async function closeTools(result: Plan): Promise<void> {
+  const tools = await Promise.all(
+    result.records.map(async (record) => {
+      if (record.instance) return record.instance.tools;
+      const loaded = record.loading ? await record.loading.catch(() => undefined) : undefined;
+      return loaded ? [...loaded.values()] : [];
+    }),
+  );
+  await Promise.allSettled(tools.flat().map(async (tool) => (tool as { close?: () => unknown }).close?.()));
 }
 
 function loadedRecords(result: Plan): PluginRecord[] {
@@ -39,8 +56,6 @@ function loadDeferred(record: PluginRecord, cwd: string): Promise<Map<string, An
       const namespace = await importPluginModule(await packageEntry(record.packageDir!, record.pkg!));
       record.report.imported = true;
       const plugin = pluginFromModule(namespace);
-      const warning = await peerWarning(record.pkg!.peerDependencies);
-      if (warning) record.report.warnings.push(warning);
       const instance = await instantiate(plugin, record.options, cwd);
       const { sameDefinition } = await import('@toolshed/core');
       const manifest = record.manifestTools!;
@@ -103,7 +118,11 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
   // (options check included) runs now. Only discovered plugins wait for a call.
   const named = loadedRecords(result).filter((record) => record.explicit && record.manifestTools !== undefined);
   await Promise.allSettled(named.map((record) => loadDeferred(record, result.cwd)));
-  if (result.records.some((record) => record.report.status === 'failed')) throw new HostError(snapshot(result.records));
+  if (anyFailed(result)) {
+    // The harness never gets these tools, so nothing else would release what they hold.
+    await closeTools(result);
+    throw new HostError(snapshot(result.records));
+  }
   return {
     cwd: result.cwd,
     registry,
@@ -111,17 +130,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
       return snapshot(result.records);
     },
     warnings: [...result.warnings],
-    async close() {
-      const tools = await Promise.all(
-        result.records.map(async (record) => {
-          if (record.instance) return record.instance.tools;
-          const loaded = record.loading ? await record.loading.catch(() => undefined) : undefined;
-          return loaded ? [...loaded.values()] : [];
-        }),
-      );
-      // One tool failing to close must not keep the others open.
-      await Promise.allSettled(tools.flat().map(async (tool) => (tool as { close?: () => unknown }).close?.()));
-    },
+    close: () => closeTools(result),
     async loadAll() {
       const waiting = loadedRecords(result).filter((record) => record.manifestTools !== undefined);
       await Promise.allSettled(waiting.map((record) => loadDeferred(record, result.cwd)));

@@ -1,5 +1,6 @@
 export { createHost, inspectPlugins } from './host.js';
 export { CONFIG_FILE } from './config.js';
+export { findProjectRoot } from './root.js';
 export { ConfigError, HostError, pluginLabel } from './errors.js';
 export { SUPPORTED_API_VERSIONS } from './compat.js';
 export { generateManifest } from './generate.js';
@@ -10,6 +11,7 @@ export type {
   HostOptions,
   Inspection,
   PluginEntry,
+  CoreMismatch,
   PluginFailure,
   PluginOptionsInput,
   PluginPhase,

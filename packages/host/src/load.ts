@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import type { AnyPlugin, AnyTool, ToolDefinition } from '@toolshed/core';
+import type { AnyPlugin, AnyTool, IssueProblem, ToolDefinition } from '@toolshed/core';
 import { apiVersionProblem } from './compat.js';
 import { optionPath } from './env.js';
 import { describeThrown, PhaseError } from './errors.js';
@@ -52,34 +52,21 @@ export function pluginFromModule(namespace: unknown): AnyPlugin {
   return checkPlugin(exported, 'its default export');
 }
 
-type Issue = {
-  kind: string;
-  type: string;
-  expected: string | null;
-  message: string;
-  input: unknown;
-  path?: { key: unknown; value: unknown; input: unknown }[];
-};
-
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}
-
 // Options may hold secrets (resolved from env references): describe kinds, never values.
-function describeIssue(issue: Issue): string {
-  const keys = (issue.path ?? []).map((item) => item.key as string | number);
+function describeIssue(problem: IssueProblem, keys: (string | number)[]): string {
   const at = optionPath(keys);
-  const last = issue.path?.[issue.path.length - 1];
-  if (issue.kind === 'schema') {
-    if (last && last.value === undefined && typeof last.input === 'object' && last.input !== null && !Object.hasOwn(last.input, last.key as PropertyKey)) {
+  switch (problem.kind) {
+    case 'missing':
       return `option ${at} is required`;
+    case 'unknown':
+      return `unknown option ${JSON.stringify(at)}`;
+    case 'type':
+      return `option ${at}: expected ${problem.expected}, received ${problem.received}`;
+    case 'check': {
+      const leaks = typeof problem.input === 'string' && problem.input !== '' && problem.message.includes(problem.input);
+      return leaks ? `option ${at}: failed the ${problem.type} check` : `option ${at}: ${problem.message}`;
     }
-    return `option ${at}: expected ${issue.expected ?? 'a valid value'}, received ${kindOf(issue.input)}`;
   }
-  const leaks = typeof issue.input === 'string' && issue.input !== '' && issue.message.includes(issue.input);
-  return leaks ? `option ${at}: failed the ${issue.type} check` : `option ${at}: ${issue.message}`;
 }
 
 /** Validate options against the plugin's schema (valibot is loaded only here). */
@@ -89,9 +76,12 @@ export async function validateOptions(plugin: AnyPlugin, options: Record<string,
     if (given.length > 0) throw new PhaseError('options', `it takes no options, but was given ${given.join(', ')}. Remove them.`);
     return undefined;
   }
-  const v = await import('valibot');
+  const [v, { classifyIssue }] = await Promise.all([import('valibot'), import('@toolshed/core')]);
   const result = await v.safeParseAsync(plugin.options, options ?? {});
-  if (!result.success) throw new PhaseError('options', `invalid options: ${(result.issues as Issue[]).map(describeIssue).join('; ')}.`);
+  if (!result.success) {
+    const issues = result.issues.map((issue) => describeIssue(classifyIssue(issue), (issue.path ?? []).map((item: { key: unknown }) => item.key as string | number)));
+    throw new PhaseError('options', `invalid options: ${issues.join('; ')}.`);
+  }
   return result.output;
 }
 

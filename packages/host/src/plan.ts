@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AnyPlugin, AnyTool, ToolDefinition } from '@toolshed/core';
-import { peerWarning } from './compat.js';
+import { coreMismatch, describeCoreMismatch } from './compat.js';
 import { loadConfig } from './config.js';
 import { resolveEnvReferences } from './env.js';
-import { ConfigError, describeThrown, HostError, PhaseError, pluginLabel } from './errors.js';
+import { ConfigError, describeThrown, PhaseError, pluginLabel } from './errors.js';
 import { checkPlugin, importPluginModule, instantiate, pluginFromModule, type Instance } from './load.js';
 import { readManifestField, readManifestFile, type ManifestTool } from './manifest.js';
 import { findPackage, isDirectory, isPackageName, isPathSpec, packageEntry, readPackageJson, type PackageJson } from './package.js';
+import { declaredButMissing, type DeclaredDependency } from './missing.js';
+import { findProjectRoot } from './root.js';
 import type { HostOptions, PluginEntry, PluginOptionsInput, PluginReport, PluginSource } from './types.js';
 
 /** One tool of a plugin: its name in the plugin's code and what the model sees (renamed). */
@@ -96,11 +98,15 @@ async function importNow(record: PluginRecord, file: string, cwd: string): Promi
   record.report.imported = true;
   const plugin = pluginFromModule(namespace);
   if (record.report.name === record.report.spec && !record.pkg) record.report.name = plugin.name;
-  if (record.pkg) {
-    const warning = await peerWarning(record.pkg.peerDependencies);
-    if (warning) record.report.warnings.push(warning);
-  }
   await runNow(record, plugin, cwd);
+}
+
+/** A peer range that misses the running core shows wherever the plugin is listed, not only once its code loads. */
+async function checkCoreRange(record: PluginRecord): Promise<void> {
+  const mismatch = await coreMismatch(record.pkg!.peerDependencies);
+  if (!mismatch) return;
+  record.report.coreMismatch = mismatch;
+  record.report.warnings.push(describeCoreMismatch(mismatch));
 }
 
 /** Resolve, read the manifest and (when there is none) run a plugin named by package or path. */
@@ -133,6 +139,7 @@ async function prepareSpec(record: PluginRecord, spec: string, baseDir: string, 
     record.pkg = pkg;
     if (typeof pkg.name === 'string') record.report.name = pkg.name;
     if (typeof pkg.version === 'string') record.report.version = pkg.version;
+    await checkCoreRange(record);
     resolveOptions();
     if (pkg.toolshed !== undefined) {
       const field = readManifestField(pkg.toolshed);
@@ -199,7 +206,7 @@ function applyRenames(records: PluginRecord[], globalRename: Record<string, stri
   }
 }
 
-function declaredDependencies(cwd: string): string[] {
+function declaredDependencies(cwd: string): DeclaredDependency[] {
   const file = path.join(cwd, 'package.json');
   let text: string;
   try {
@@ -216,16 +223,19 @@ function declaredDependencies(cwd: string): string[] {
   if (typeof pkg !== 'object' || pkg === null || Array.isArray(pkg)) {
     throw new ConfigError(file, `The project's ${file} is not a JSON object; fix it so its dependencies can be read.`);
   }
-  const names = new Set<string>();
-  for (const field of [pkg.dependencies, pkg.devDependencies]) {
-    if (typeof field === 'object' && field !== null) for (const name of Object.keys(field)) names.add(name);
+  const declared = new Map<string, DeclaredDependency>();
+  for (const field of ['dependencies', 'devDependencies'] as const) {
+    const names = pkg[field];
+    if (typeof names !== 'object' || names === null) continue;
+    for (const name of Object.keys(names)) if (!declared.has(name)) declared.set(name, { name, field });
   }
-  return [...names];
+  return [...declared.values()];
 }
 
 /** Find and check every plugin; run the code only of those without a static manifest. */
 export async function plan(options: HostOptions): Promise<Plan> {
-  const cwd = path.resolve(options.cwd ?? process.cwd());
+  // A cwd given in so many words is the root; otherwise the root is found upward, as npm finds its prefix.
+  const cwd = options.cwd !== undefined ? path.resolve(options.cwd) : findProjectRoot(process.cwd());
   const env = options.env ?? process.env;
   const inCode = options.plugins !== undefined;
   const loaded = loadConfig(cwd, options.config ?? (inCode ? false : undefined));
@@ -276,12 +286,17 @@ export async function plan(options: HostOptions): Promise<Plan> {
 
   if (discover) {
     const named = new Set(records.map((record) => record.report.spec));
-    for (const name of declaredDependencies(cwd)) {
+    const missing: DeclaredDependency[] = [];
+    for (const dependency of declaredDependencies(cwd)) {
+      const { name } = dependency;
       if (seen.has(name) || named.has(name) || !isPackageName(name)) continue;
       const record = newRecord('dependency', name, false, {});
       try {
         const found = findPackage(name, cwd);
-        if (!found) continue;
+        if (!found) {
+          missing.push(dependency);
+          continue;
+        }
         record.pkg = found.pkg;
         record.packageDir = found.dir;
         record.report.path = found.dir;
@@ -293,17 +308,18 @@ export async function plan(options: HostOptions): Promise<Plan> {
       if (record.pkg.toolshed === undefined) continue;
       await prepare(record, { spec: name, rename: {} }, loaded?.label ?? 'toolshed.config.json', cwd);
     }
+    for (const [name, error] of declaredButMissing(cwd, missing)) {
+      const record = newRecord('dependency', name, false, {});
+      fail(record, error);
+      records.push(record);
+    }
   }
 
   applyRenames(records, { ...config.rename, ...options.rename }, warnings);
-  for (const record of records) {
-    if (record.report.status === 'skipped' && record.report.error) {
-      record.report.warnings.push(`skipped (${record.report.error.phase}): ${record.report.error.message}`);
-    }
-  }
   const result: Plan = { cwd, records, warnings };
   if (loaded?.file) result.configFile = loaded.file;
-  if (records.some((record) => record.report.status === 'failed')) throw new HostError(snapshot(records));
+  // Failures are not thrown here: createHost first loads the other plugins you named, so that
+  // one missing plugin does not hide another's invalid options.
   return result;
 }
 

@@ -18,6 +18,14 @@ export interface PluginFailure {
   message: string;
 }
 
+/** A plugin whose package.json peer range for @toolshed/core does not admit the core the host runs with. */
+export interface CoreMismatch {
+  /** The plugin's `peerDependencies["@toolshed/core"]`. */
+  range: string;
+  /** The version of @toolshed/core the host runs with. */
+  running: string;
+}
+
 /** One plugin as the host saw it. Plain data: safe to print or serialise. */
 export interface PluginReport {
   name: string;
@@ -32,7 +40,10 @@ export interface PluginReport {
   status: PluginStatus;
   /** Whether the plugin's module has been imported; plugins with a static manifest wait for their first call. */
   imported: boolean;
+  /** Advice about a plugin that works (no manifest, core peer range); a skipped or failed plugin's cause is `error`. */
   warnings: string[];
+  /** Set when its peer range for @toolshed/core does not admit the running core (also one of `warnings`). */
+  coreMismatch?: CoreMismatch;
   error?: PluginFailure;
 }
 
