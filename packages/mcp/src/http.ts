@@ -5,6 +5,7 @@ import type { ToolRegistry } from '@toolshed/core';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { hostHeaderAllowed, isLoopback } from './host-check.js';
+import { originAllowed, readAllowedOrigins } from './origin-check.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
 
 export interface HttpOptions extends McpServerOptions {
@@ -14,6 +15,22 @@ export interface HttpOptions extends McpServerOptions {
   port?: number;
   /** Default `/mcp`. */
   path?: string;
+  /**
+   * Browser origins allowed to call, e.g. `['http://localhost:6274']`. A request
+   * whose `Origin` header names any other origin gets 403. Clients that are not
+   * browsers send no `Origin` and are not affected. Default: none.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * Serve every POST on its own, without sessions (no `mcp-session-id`), so that
+   * replicas can stand behind any load balancer without session affinity.
+   * Default false.
+   */
+  stateless?: boolean;
+  /** A session with no request open for this long is closed; its id then gets 404. Default 30 minutes. */
+  sessionIdleTimeoutMs?: number;
+  /** Open sessions at most; an `initialize` beyond that gets 503. Default 1000. */
+  maxSessions?: number;
 }
 
 export interface HttpService {
@@ -21,50 +38,128 @@ export interface HttpService {
   url: string;
   host: string;
   port: number;
+  /** MCP sessions open now (always 0 when stateless). */
+  readonly sessionCount: number;
   /** Ends every session (aborting calls in flight) and stops listening. */
   close(): Promise<void>;
 }
 
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
+export const DEFAULT_MAX_SESSIONS = 1000;
+// setTimeout fires at once for anything longer.
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 interface Session {
   server: Server;
   transport: StreamableHTTPServerTransport;
+  /** HTTP requests of this session still open, a client's GET stream included: such a session is not idle. */
+  open: number;
+  idleTimer?: NodeJS.Timeout;
 }
 
-function sendError(res: ServerResponse, status: number, message: string): void {
+function sendError(res: ServerResponse, status: number, message: string, code = -32000, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+function positiveInteger(name: string, value: number, max: number): number {
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new Error(`${name} must be a whole number from 1 to ${max}; got ${String(value)}.`);
+  }
+  return value;
+}
+
+function minutes(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms} ms`;
+}
+
 /**
  * Serve a registry over MCP's Streamable HTTP transport, one MCP session per
- * client (so that cancellations and progress reach the right call).
+ * client (so that cancellations and progress reach the right call), or one
+ * short-lived server per POST when `stateless`.
  */
 export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {}): Promise<HttpService> {
-  const { host = '127.0.0.1', port = 0, path = '/mcp', ...serverOptions } = options;
+  const {
+    host = '127.0.0.1',
+    port = 0,
+    path = '/mcp',
+    allowedOrigins = [],
+    stateless = false,
+    sessionIdleTimeoutMs = DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+    maxSessions = DEFAULT_MAX_SESSIONS,
+    ...serverOptions
+  } = options;
+  const origins = readAllowedOrigins(allowedOrigins);
+  const idleMs = positiveInteger('sessionIdleTimeoutMs', sessionIdleTimeoutMs, LONGEST_TIMER_MS);
+  const cap = positiveInteger('maxSessions', maxSessions, Number.MAX_SAFE_INTEGER);
   const checkHost = isLoopback(host);
   const sessions = new Map<string, Session>();
+  // Sessions whose initialize is being answered: counted against the cap so that a burst cannot overshoot it.
+  let opening = 0;
+  // Stateless servers of the POSTs being answered, so that close() can end them.
+  const unbound = new Set<Server>();
+
+  function keepOpen(session: Session, res: ServerResponse): void {
+    session.open += 1;
+    clearTimeout(session.idleTimer);
+    res.once('close', () => {
+      session.open -= 1;
+      if (session.open > 0) return;
+      session.idleTimer = setTimeout(() => void session.server.close(), idleMs);
+      // An idle session must not keep the process alive.
+      session.idleTimer.unref();
+    });
+  }
 
   async function openSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (sessions.size + opening >= cap) {
+      return sendError(res, 503, `Too many sessions: this server keeps at most ${cap} open. End a session you no longer use (DELETE it), or try again once idle ones expire.`, -32000, { 'retry-after': '60' });
+    }
+    opening += 1;
     const server = createMcpServer(registry, serverOptions);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const session: Session = { server, transport: undefined as unknown as StreamableHTTPServerTransport, open: 0 };
+    session.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { server, transport }),
+      onsessioninitialized: (id) => void sessions.set(id, session),
     });
     server.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      clearTimeout(session.idleTimer);
+      if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
     };
+    keepOpen(session, res);
+    try {
+      await server.connect(session.transport);
+      await session.transport.handleRequest(req, res);
+    } finally {
+      opening -= 1;
+    }
+    // Anything but a valid `initialize` was refused by the transport: nothing to keep.
+    if (session.transport.sessionId === undefined) await server.close();
+  }
+
+  async function serveOnce(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Without a session there is no stream to push to later and nothing to delete.
+    if (req.method !== 'POST') {
+      return sendError(res, 405, `Method not allowed: this server is stateless and answers only POST (got ${req.method}).`, -32000, { allow: 'POST' });
+    }
+    const server = createMcpServer(registry, serverOptions);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    unbound.add(server);
+    // When the response ends, or the client goes away before it does, the server ends and aborts its calls.
+    res.once('close', () => {
+      unbound.delete(server);
+      void server.close();
+    });
     await server.connect(transport);
     await transport.handleRequest(req, res);
-    // Anything but a valid `initialize` was refused by the transport: nothing to keep.
-    if (transport.sessionId === undefined) await server.close();
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -73,10 +168,17 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
     if (checkHost && !hostHeaderAllowed(req)) {
       return sendError(res, 403, `Forbidden: this server answers only requests addressed to localhost, 127.0.0.1 or [::1] (Host was ${JSON.stringify(req.headers.host ?? '')}).`);
     }
+    if (!originAllowed(req, origins)) {
+      return sendError(res, 403, `Forbidden: requests from the web origin ${JSON.stringify(req.headers.origin)} are not allowed. The server's operator can allow it (allowedOrigins, or --allow-origin for toolshed serve).`);
+    }
+    if (stateless) return serveOnce(req, res);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
-      if (!session) return sendError(res, 404, 'Session not found: it was closed or the server restarted. Start a new session with initialize.');
+      if (!session) {
+        return sendError(res, 404, `Session not found: it was closed, idle for over ${minutes(idleMs)}, or the server restarted. Start a new session with initialize.`, -32001);
+      }
+      keepOpen(session, res);
       return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return sendError(res, 400, 'Bad request: no mcp-session-id header. Start a session with an initialize POST first.');
@@ -84,7 +186,7 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
   }
 
   const http = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => sendError(res, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`));
+    handle(req, res).catch((error: unknown) => sendError(res, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`, -32603));
   });
   await new Promise<void>((resolve, reject) => {
     const fail = (error: NodeJS.ErrnoException) => {
@@ -106,8 +208,11 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
     url: `http://${urlHost(host)}:${bound}${path}`,
     host,
     port: bound,
+    get sessionCount() {
+      return sessions.size;
+    },
     async close() {
-      await Promise.all([...sessions.values()].map(({ server }) => server.close()));
+      await Promise.all([...sessions.values(), ...[...unbound].map((server) => ({ server }))].map(({ server }) => server.close()));
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();

@@ -1,4 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -188,7 +190,7 @@ function serveHttp(args: string[]): Promise<{ child: ChildProcess; url: string; 
     child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
-      const match = /serving \d+ tools? at (\S+)\n/.exec(out);
+      const match = /serving \d+ tools? at (\S+)(?: \(stateless\))?\n/.exec(out);
       if (match) resolve({ child, url: match[1]!, exited });
     });
     void exited.then((code) => reject(new Error(`toolshed serve exited with ${code}: ${err}`)));
@@ -262,6 +264,89 @@ describe('toolshed serve --http', { timeout: 30_000 }, () => {
       first.child.kill('SIGTERM');
       await first.exited;
     }
+  });
+});
+
+/**
+ * A round-robin load balancer on 127.0.0.1 without session affinity: each POST
+ * goes to the next backend in turn (GETs to the first). `served` records which
+ * backend took each JSON-RPC method.
+ */
+async function roundRobin(backends: string[]): Promise<{ url: string; served: { backend: number; method: string }[]; close(): Promise<void> }> {
+  const served: { backend: number; method: string }[] = [];
+  let next = 0;
+  const proxy = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const backend = req.method === 'POST' ? next++ % backends.length : 0;
+      served.push({ backend, method: req.method === 'POST' ? (JSON.parse(body.toString('utf8')) as { method?: string }).method ?? 'response' : req.method! });
+      const target = new URL(backends[backend]!);
+      const forward = httpRequest(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      });
+      forward.on('error', () => res.destroy());
+      res.on('close', () => forward.destroy());
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`,
+    served,
+    close: () => new Promise((resolve) => (proxy.close(() => resolve()), proxy.closeAllConnections())),
+  };
+}
+
+describe('toolshed serve --http --stateless', { timeout: 30_000 }, () => {
+  it('serves one MCP client through a round-robin balancer in front of two processes', async () => {
+    const replicas = await Promise.all([serveHttp(['127.0.0.1:0', '--stateless']), serveHttp(['127.0.0.1:0', '--stateless'])]);
+    const balancer = await roundRobin(replicas.map((r) => r.url));
+    try {
+      const transport = new StreamableHTTPClientTransport(new URL(balancer.url));
+      const client = new Client({ name: 'behind-a-balancer', version: '1.0.0' });
+      await client.connect(transport);
+      expect(transport.sessionId).toBeUndefined();
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['shout', 'slow', 'steps', 'advance', 'probe']);
+      for (let i = 0; i < 10; i += 1) {
+        expect((await client.callTool({ name: 'shout', arguments: { text: `call ${i}` } })).structuredContent).toEqual({ text: `CALL ${i}` });
+      }
+      const invalid = await client.callTool({ name: 'shout', arguments: { text: 1 } });
+      expect(text(invalid)).toMatch(/^Invalid input for shout\.text: /);
+      await client.close();
+      // Requests alternated: each process answered five of the ten calls, and the second never saw initialize.
+      const calls = balancer.served.filter((s) => s.method === 'tools/call').map((s) => s.backend);
+      expect(calls.slice(0, 10).sort()).toEqual([0, 0, 0, 0, 0, 1, 1, 1, 1, 1]);
+      expect(balancer.served.filter((s) => s.method === 'initialize').map((s) => s.backend)).toEqual([0]);
+    } finally {
+      await balancer.close();
+      for (const replica of replicas) replica.child.kill('SIGTERM');
+    }
+    expect(await Promise.all(replicas.map((r) => r.exited))).toEqual([0, 0]);
+  });
+
+  it('without --stateless, the same balancer breaks the session: the other process does not know it', async () => {
+    const replicas = await Promise.all([serveHttp(['127.0.0.1:0']), serveHttp(['127.0.0.1:0'])]);
+    const balancer = await roundRobin(replicas.map((r) => r.url));
+    try {
+      const client = new Client({ name: 'behind-a-balancer', version: '1.0.0' });
+      // Its first message after initialize (notifications/initialized) reaches the other process.
+      await expect(client.connect(new StreamableHTTPClientTransport(new URL(balancer.url)))).rejects.toThrow(/Session not found/);
+      await client.close();
+    } finally {
+      await balancer.close();
+      for (const replica of replicas) replica.child.kill('SIGTERM');
+    }
+  });
+
+  it('refuses --stateless without --http, as a usage error', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--stateless'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+    expect(await new Promise<number | null>((resolve) => child.once('exit', resolve))).toBe(2);
+    expect(err).toBe('toolshed: --stateless applies to HTTP only: add --http [HOST:]PORT.\n');
   });
 });
 

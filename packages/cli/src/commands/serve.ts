@@ -29,7 +29,9 @@ export function registerServe(program: Command): void {
         'or over Streamable HTTP with --http. The MCP client asks its user before calls, guided by the tools\' hints.',
     )
     .option('--http <[host:]port>', 'serve at http://HOST:PORT/mcp instead of stdio (HOST defaults to 127.0.0.1; port 0 picks a free one)')
-    .action(async (options: { http?: string }) => {
+    .option('--stateless', 'with --http: no sessions, every POST served on its own, so replicas can stand behind a load balancer without affinity')
+    .option('--allow-origin <origin...>', 'with --http: browser origins allowed to call, e.g. http://localhost:6274 (any other Origin header gets 403)')
+    .action(async (options: { http?: string; stateless?: boolean; allowOrigin?: string[] }) => {
       // The MCP SDK takes ~300 ms to import: only this command pays for it.
       const mcp = await import('@toolshed/mcp');
       let address: { host?: string; port: number } | undefined;
@@ -39,7 +41,16 @@ export function registerServe(program: Command): void {
         } catch (error) {
           throw new UsageError(`--http: ${(error as Error).message}`);
         }
+      } else if (options.stateless || options.allowOrigin) {
+        throw new UsageError(`${options.stateless ? '--stateless' : '--allow-origin'} applies to HTTP only: add --http [HOST:]PORT.`);
       }
+      const allowedOrigins = (options.allowOrigin ?? []).map((text) => {
+        try {
+          return mcp.parseOrigin(text);
+        } catch (error) {
+          throw new UsageError(`--allow-origin: ${(error as Error).message}`);
+        }
+      });
       const { registry, host } = await loadTools();
       const count = plural(registry.list().length);
       const info = { name: 'toolshed', version };
@@ -52,8 +63,8 @@ export function registerServe(program: Command): void {
         await host.close();
         return;
       }
-      const service = await mcp.serveHttp(registry, { ...info, ...address });
-      process.stdout.write(`toolshed: serving ${count} at ${service.url}\n`);
+      const service = await mcp.serveHttp(registry, { ...info, ...address, stateless: options.stateless ?? false, allowedOrigins });
+      process.stdout.write(`toolshed: serving ${count} at ${service.url}${options.stateless ? ' (stateless)' : ''}\n`);
       if (!LOOPBACK.test(service.host)) {
         process.stderr.write(
           `toolshed: warning: ${service.host} is reachable from other machines, and this server has no authentication; ` +

@@ -1,0 +1,48 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * Reads an origin as a browser sends it in its `Origin` header (scheme, host
+ * and port), e.g. `http://localhost:6274`, and returns it in that header's
+ * form, so that `HTTP://LOCALHOST:80` matches the `http://localhost` a browser sends.
+ */
+export function parseOrigin(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  // A path or query here would never match a browser's header: refuse it rather than never match.
+  if (!url || url.origin === 'null' || url.pathname !== '/' || url.search || url.hash || url.username) {
+    throw new Error(`${JSON.stringify(text)} is not an origin; write it as a browser sends it, scheme, host and port, e.g. http://localhost:6274.`);
+  }
+  return url.origin;
+}
+
+export function readAllowedOrigins(origins: readonly string[]): ReadonlySet<string> {
+  return new Set(
+    origins.map((text) => {
+      try {
+        return parseOrigin(text);
+      } catch (error) {
+        throw new Error(`allowedOrigins: ${(error as Error).message}`);
+      }
+    }),
+  );
+}
+
+/**
+ * MCP requires servers to refuse (403) a present `Origin` they do not allow:
+ * a browser sends it with every cross-site request, so a web page cannot call
+ * the tools of a server the user runs. Clients that are not browsers send none.
+ */
+export function originAllowed(req: IncomingMessage, allowed: ReadonlySet<string>): boolean {
+  const header = req.headers.origin;
+  if (header === undefined) return true;
+  try {
+    return allowed.has(new URL(header).origin);
+  } catch {
+    // `null` (sandboxed frames, file: pages) and garbage are never allowed.
+    return false;
+  }
+}
