@@ -34,7 +34,7 @@ describe('Anthropic', () => {
     const { registry, received } = makeRegistry();
     const calls = parseAnthropicToolUses({ content: assistantContent });
     expect(calls.map((call) => call.callId)).toEqual(['toolu_01A09q90qw90lq917835lq9', 'toolu_02', 'toolu_03']);
-    const outcomes = await runToolCalls(registry, calls);
+    const outcomes = await runToolCalls(registry, calls, { approve: 'allow-all' });
     const results = toAnthropicToolResults(outcomes) satisfies Anthropic.ToolResultBlockParam[];
     expect(results).toEqual([
       {

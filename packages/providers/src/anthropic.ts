@@ -1,4 +1,5 @@
 import type { JsonSchema, Outcome } from '@toolshed/core';
+import { callIdOf, replyIdOf } from './call-id.js';
 import { definitionsOf, type ToolSource } from './source.js';
 import { stringField, type ParsedToolCall } from './parsed-call.js';
 import { checkMaxChars, outcomeText, type ResultOptions } from './result-text.js';
@@ -38,8 +39,8 @@ export function parseAnthropicToolUses(
   if (!Array.isArray(list)) return [];
   return list
     .filter((block) => stringField(block, 'type') === 'tool_use')
-    .map((block, index) => ({
-      callId: stringField(block, 'id') ?? `toolu_${index}`,
+    .map((block) => ({
+      callId: callIdOf(stringField(block, 'id')),
       name: stringField(block, 'name') ?? '(unnamed)',
       input: (block as { input?: unknown }).input ?? {},
     }));
@@ -50,7 +51,7 @@ export function toAnthropicToolResults(outcomes: readonly Outcome[], options?: R
   const maxChars = checkMaxChars(options);
   return outcomes.map((outcome) => ({
     type: 'tool_result',
-    tool_use_id: outcome.callId,
+    tool_use_id: replyIdOf(outcome.callId),
     content: outcomeText(outcome, maxChars),
     ...(outcome.ok ? {} : { is_error: true }),
   }));

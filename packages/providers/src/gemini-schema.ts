@@ -10,6 +10,32 @@ const KEPT = new Set([
   'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering',
   'default', 'items', 'minimum', 'maximum',
 ]);
+/**
+ * Keys that are dropped without a word: they hold no rule for a value
+ * (identifiers, comments, annotations) or are rewritten above.
+ */
+const SILENT = new Set([
+  '$schema', '$id', '$anchor', '$comment', '$defs', 'definitions', '$ref', 'allOf', 'oneOf', 'const', 'examples',
+  'additionalProperties', 'readOnly', 'writeOnly', 'deprecated', 'contentEncoding', 'contentMediaType',
+]);
+/** How a dropped rule is said in the field's description. */
+function droppedRule(key: string, value: unknown): string | undefined {
+  switch (key) {
+    case 'exclusiveMinimum':
+      return typeof value === 'number' ? `greater than ${value}` : undefined;
+    case 'exclusiveMaximum':
+      return typeof value === 'number' ? `less than ${value}` : undefined;
+    case 'multipleOf':
+      return `a multiple of ${JSON.stringify(value)}`;
+    case 'uniqueItems':
+      return value === true ? 'no two items the same' : undefined;
+    case 'propertyNames':
+      // Keys are always strings: only a rule beyond that is worth saying.
+      return JSON.stringify(value) === '{"type":"string"}' ? undefined : `keys: ${JSON.stringify(value)}`;
+    default:
+      return `${key}: ${JSON.stringify(value)}`;
+  }
+}
 const FORMATS: Record<string, string[]> = {
   string: ['enum', 'date-time'],
   number: ['float', 'double'],
@@ -94,8 +120,14 @@ function convert(input: unknown, ctx: Context): JsonSchema {
     else if (rest.length > 1) out.anyOf = rest;
   }
 
+  const dropped: string[] = [];
   for (const [key, value] of Object.entries(node)) {
-    if (!KEPT.has(key) || key === 'type' || key === 'anyOf' || key === 'nullable') continue;
+    if (!KEPT.has(key)) {
+      const rule = SILENT.has(key) ? undefined : droppedRule(key, value);
+      if (rule !== undefined) dropped.push(rule);
+      continue;
+    }
+    if (key === 'type' || key === 'anyOf' || key === 'nullable') continue;
     if (key === 'properties' && isObject(value)) {
       out.properties = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, convert(child, ctx)]));
     } else if (key === 'items') {
@@ -106,10 +138,28 @@ function convert(input: unknown, ctx: Context): JsonSchema {
       out[key] = value;
     }
   }
+  // A bound Gemini can hold exactly stays a bound; the rest is said in words.
+  if (out.type === 'integer') {
+    if (typeof node.exclusiveMinimum === 'number' && out.minimum === undefined) {
+      out.minimum = Math.floor(node.exclusiveMinimum) + 1;
+      dropped.splice(dropped.indexOf(`greater than ${node.exclusiveMinimum}`), 1);
+    }
+    if (typeof node.exclusiveMaximum === 'number' && out.maximum === undefined) {
+      out.maximum = Math.ceil(node.exclusiveMaximum) - 1;
+      dropped.splice(dropped.indexOf(`less than ${node.exclusiveMaximum}`), 1);
+    }
+  }
+  for (const rule of dropped) note(out, rule);
   if ('const' in node) {
-    if (typeof node.const === 'string') out.enum = [node.const];
-    else note(out, `must be ${JSON.stringify(node.const)}`);
-    out.type ??= typeof node.const === 'number' ? 'number' : typeof node.const === 'boolean' ? 'boolean' : 'string';
+    const value = node.const;
+    if (typeof value === 'string') out.enum = [value];
+    else note(out, `must be ${JSON.stringify(value)}`);
+    if (typeof value === 'number') {
+      out.type ??= Number.isInteger(value) ? 'integer' : 'number';
+      out.minimum = value;
+      out.maximum = value;
+    }
+    out.type ??= typeof value === 'boolean' ? 'boolean' : 'string';
   }
   if (Array.isArray(out.enum) && !out.enum.every((value) => typeof value === 'string')) {
     // Gemini enums are strings only.

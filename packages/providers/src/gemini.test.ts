@@ -1,12 +1,14 @@
-import type { JsonSchema } from '@toolshed/core';
+import { defineTool, ToolRegistry, type JsonSchema } from '@toolshed/core';
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import {
-  GEMINI_LOCAL_ID_PREFIX,
   parseGeminiFunctionCalls,
+  toGeminiFunctionDeclarations,
   toGeminiFunctionResponseContent,
   toGeminiFunctionResponses,
   toGeminiTools,
 } from './gemini.js';
+import { LOCAL_CALL_ID_PREFIX } from './call-id.js';
 import { toGeminiSchema } from './gemini-schema.js';
 import { runToolCalls } from './run-tool-calls.js';
 import { makeRegistry } from './tools.fixture.js';
@@ -96,6 +98,55 @@ describe('Gemini schemas', () => {
     expect(JSON.stringify(schema)).toBe(before);
   });
 
+  it('never drops a rule in silence: bounds Gemini can hold stay bounds, the rest goes into the description', () => {
+    const registry = new ToolRegistry().register(
+      defineTool({
+        name: 'plan',
+        description: 'Plan a trip.',
+        input: v.object({
+          version: v.literal(3),
+          ratio: v.pipe(v.number(), v.gtValue(0), v.ltValue(1), v.description('Share of the budget.')),
+          seats: v.pipe(v.number(), v.integer(), v.gtValue(0), v.ltValue(10), v.multipleOf(2)),
+        }),
+        run: () => 'ok',
+      }),
+    );
+    const [declaration] = toGeminiFunctionDeclarations(registry);
+    expect(declaration!.parameters).toEqual({
+      type: 'object',
+      properties: {
+        // An integer const stays an integer, pinned by its bounds.
+        version: { type: 'integer', minimum: 3, maximum: 3, description: '(must be 3)' },
+        ratio: { type: 'number', description: 'Share of the budget. (greater than 0) (less than 1)' },
+        // Exclusive integer bounds become inclusive ones; a step Gemini cannot hold is said in words.
+        seats: { type: 'integer', minimum: 1, maximum: 9, description: '(a multiple of 2)' },
+      },
+      required: ['version', 'ratio', 'seats'],
+    });
+
+    expect(
+      toGeminiSchema({
+        type: 'object',
+        properties: {
+          tags: { type: 'array', items: { type: 'string' }, uniqueItems: true },
+          level: { const: 2.5 },
+          code: { type: 'string', not: { const: 'root' } },
+          keys: { type: 'object', additionalProperties: true, propertyNames: { pattern: '^[a-z]+$' } },
+          capped: { type: 'integer', minimum: 5, exclusiveMinimum: 0 },
+        },
+      }),
+    ).toEqual({
+      type: 'object',
+      properties: {
+        tags: { type: 'array', items: { type: 'string' }, description: '(no two items the same)' },
+        level: { type: 'number', minimum: 2.5, maximum: 2.5, description: '(must be 2.5)' },
+        code: { type: 'string', description: '(not: {"const":"root"})' },
+        keys: { type: 'object', description: '(keys: {"pattern":"^[a-z]+$"}) (an object with keys of your choosing)' },
+        capped: { type: 'integer', minimum: 5, description: '(greater than 0)' },
+      },
+    });
+  });
+
   it('declares tools as [{functionDeclarations}], leaving out parameters for a tool without input', () => {
     const { registry } = makeRegistry();
     const [tools] = toGeminiTools(registry);
@@ -121,11 +172,11 @@ describe('Gemini calls and responses', () => {
     const { registry, received } = makeRegistry();
     const calls = parseGeminiFunctionCalls(response);
     expect(calls.map((call) => call.name)).toEqual(['get_weather', 'search', 'ping']);
-    expect(calls[0]!.callId.startsWith(GEMINI_LOCAL_ID_PREFIX)).toBe(true);
+    expect(calls[0]!.callId.startsWith(LOCAL_CALL_ID_PREFIX)).toBe(true);
     expect(calls[0]!.callId).not.toBe(calls[2]!.callId);
     expect(calls[1]!.callId).toBe('fc-7');
 
-    const outcomes = await runToolCalls(registry, calls);
+    const outcomes = await runToolCalls(registry, calls, { approve: 'allow-all' });
     expect(outcomes.map((outcome) => outcome.callId)).toEqual(calls.map((call) => call.callId));
     const content = toGeminiFunctionResponseContent(outcomes);
     expect(content).toEqual({

@@ -1,7 +1,8 @@
 import type { JsonSchema, Outcome } from '@toolshed/core';
 import { toGeminiSchema } from './gemini-schema.js';
 import { stringField, type ParsedToolCall } from './parsed-call.js';
-import { capText, checkMaxChars, outputText, type ResultOptions } from './result-text.js';
+import { callIdOf, LOCAL_CALL_ID_PREFIX } from './call-id.js';
+import { capOutput, capText, checkMaxChars, type ResultOptions } from './result-text.js';
 import { definitionsOf, type ToolSource } from './source.js';
 
 /** A Gemini `FunctionDeclaration`. */
@@ -19,12 +20,6 @@ export interface GeminiFunctionResponsePart {
     response: { output: unknown } | { error: { code: string; message: string } };
   };
 }
-
-/**
- * Call ids made up for Gemini calls that came without one. They stay local:
- * the function response for such a call carries no id, as the model sent none.
- */
-export const GEMINI_LOCAL_ID_PREFIX = 'gemini-local-';
 
 /** Function declarations, parameters converted to the schema subset Gemini accepts. */
 export function toGeminiFunctionDeclarations(source: ToolSource): GeminiFunctionDeclaration[] {
@@ -58,14 +53,15 @@ function partsOf(value: unknown): unknown[] {
 /**
  * Read the `functionCall` parts of a Gemini reply (pass the parts, the
  * content, a candidate, or the whole response: its first candidate is read).
- * A call without an `id` gets a local one (`gemini-local-…`).
+ * A call without an `id` gets a local one (`toolshed-local-…`), and its
+ * function response is sent back without an id, as the model sent none.
  */
 export function parseGeminiFunctionCalls(reply: unknown): ParsedToolCall[] {
   return partsOf(reply)
     .map((part) => (part as { functionCall?: unknown } | null)?.functionCall)
     .filter((call) => typeof call === 'object' && call !== null)
     .map((call) => ({
-      callId: stringField(call, 'id') ?? `${GEMINI_LOCAL_ID_PREFIX}${globalThis.crypto.randomUUID()}`,
+      callId: callIdOf(stringField(call, 'id')),
       name: stringField(call, 'name') ?? '(unnamed)',
       input: (call as { args?: unknown }).args ?? {},
     }));
@@ -80,13 +76,12 @@ export function toGeminiFunctionResponses(outcomes: readonly Outcome[], options?
   return outcomes.map((outcome) => {
     let response: GeminiFunctionResponsePart['functionResponse']['response'];
     if (outcome.ok) {
-      const text = outputText(outcome.output);
-      response = { output: text.length > maxChars ? capText(text, maxChars) : (outcome.output ?? null) };
+      response = { output: capOutput(outcome.output, maxChars) ?? null };
     } else {
       response = { error: { code: outcome.error.code, message: capText(outcome.error.message, maxChars) } };
     }
     const part: GeminiFunctionResponsePart = { functionResponse: { name: outcome.name, response } };
-    if (!outcome.callId.startsWith(GEMINI_LOCAL_ID_PREFIX)) part.functionResponse.id = outcome.callId;
+    if (!outcome.callId.startsWith(LOCAL_CALL_ID_PREFIX)) part.functionResponse.id = outcome.callId;
     return part;
   });
 }

@@ -2,7 +2,8 @@ export type { ToolSource } from './source.js';
 export type { ParsedToolCall } from './parsed-call.js';
 export { runToolCalls, DEFAULT_CONCURRENCY } from './run-tool-calls.js';
 export type { RunToolCallsOptions } from './run-tool-calls.js';
-export { DEFAULT_MAX_CHARS } from './result-text.js';
+export { capOutput, capText, DEFAULT_MAX_CHARS } from './result-text.js';
+export { LOCAL_CALL_ID_PREFIX } from './call-id.js';
 export type { ResultOptions } from './result-text.js';
 
 export {
@@ -30,7 +31,6 @@ export {
   parseGeminiFunctionCalls,
   toGeminiFunctionResponses,
   toGeminiFunctionResponseContent,
-  GEMINI_LOCAL_ID_PREFIX,
 } from './gemini.js';
 export type { GeminiFunctionDeclaration, GeminiFunctionResponsePart } from './gemini.js';
 export { toGeminiSchema } from './gemini-schema.js';

@@ -1,5 +1,6 @@
 import { ToolRegistry, type ToolDefinition } from '@toolshed/core';
 import { findDefinition, type ToolSource } from './source.js';
+import { callIdOf } from './call-id.js';
 import { parseArguments, stringField, type ParsedToolCall } from './parsed-call.js';
 import { restoreOmittedKeys } from './strict-restore.js';
 import { toStrictSchema, type NullPlan } from './strict-schema.js';
@@ -68,8 +69,8 @@ export function parseOpenAIToolCalls(
   options: OpenAIParseOptions = {},
 ): ParsedToolCall[] {
   const list = Array.isArray(toolCalls) ? toolCalls : ((toolCalls as { tool_calls?: unknown[] } | null)?.tool_calls ?? []);
-  return list.map((item, index) => {
-    const callId = stringField(item, 'id') ?? `call_${index}`;
+  return list.map((item) => {
+    const callId = callIdOf(stringField(item, 'id'));
     const type = stringField(item, 'type') ?? 'function';
     if (type !== 'function') {
       const custom = (item as Record<string, unknown>)[type];
@@ -92,8 +93,8 @@ export function parseOpenAIResponsesCalls(
   const list = Array.isArray(output) ? output : ((output as { output?: unknown[] } | null)?.output ?? []);
   return list
     .filter((item) => stringField(item, 'type') === 'function_call')
-    .map((item, index) => {
-      const callId = stringField(item, 'call_id') ?? stringField(item, 'id') ?? `call_${index}`;
+    .map((item) => {
+      const callId = callIdOf(stringField(item, 'call_id') ?? stringField(item, 'id'));
       const name = stringField(item, 'name') ?? '(unnamed)';
       return unstrict(parseArguments(callId, name, (item as { arguments?: unknown }).arguments), options);
     });

@@ -1,4 +1,5 @@
 import type { Outcome } from '@toolshed/core';
+import { replyIdOf } from './call-id.js';
 import { checkMaxChars, outcomeText, type ResultOptions } from './result-text.js';
 
 /** A Chat Completions `role: "tool"` message. */
@@ -18,7 +19,7 @@ export interface OpenAIFunctionCallOutput {
 /** One `role: "tool"` message per outcome, to append after the assistant message. */
 export function toOpenAIToolMessages(outcomes: readonly Outcome[], options?: ResultOptions): OpenAIToolMessage[] {
   const maxChars = checkMaxChars(options);
-  return outcomes.map((outcome) => ({ role: 'tool', tool_call_id: outcome.callId, content: outcomeText(outcome, maxChars) }));
+  return outcomes.map((outcome) => ({ role: 'tool', tool_call_id: replyIdOf(outcome.callId), content: outcomeText(outcome, maxChars) }));
 }
 
 /** One `function_call_output` item per outcome, for the next Responses request's `input`. */
@@ -26,7 +27,7 @@ export function toOpenAIResponsesOutputs(outcomes: readonly Outcome[], options?:
   const maxChars = checkMaxChars(options);
   return outcomes.map((outcome) => ({
     type: 'function_call_output',
-    call_id: outcome.callId,
+    call_id: replyIdOf(outcome.callId),
     output: outcomeText(outcome, maxChars),
   }));
 }

@@ -111,7 +111,7 @@ describe('OpenAI tool calls in, results out', () => {
       ['call_ghi789', 'delete_file'],
       ['call_jkl012', 'get_wether'],
     ]);
-    const outcomes = await runToolCalls(registry, calls);
+    const outcomes = await runToolCalls(registry, calls, { approve: 'allow-all' });
     expect(outcomes.map((outcome) => [outcome.callId, outcome.name, outcome.ok ? 'ok' : outcome.error.code])).toEqual([
       ['call_abc123', 'get_weather', 'ok'],
       ['call_def456', 'get_weather', 'invalid_input'],
@@ -196,7 +196,7 @@ describe('OpenAI tool calls in, results out', () => {
       },
       { id: 'call_s2', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Oslo","unit":null}' } },
     ] satisfies OpenAI.Chat.ChatCompletionMessageToolCall[];
-    const outcomes = await runToolCalls(registry, parseOpenAIToolCalls(toolCalls, { strict: registry }));
+    const outcomes = await runToolCalls(registry, parseOpenAIToolCalls(toolCalls, { strict: registry }), { approve: 'allow-all' });
     expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
     expect(received.map((call) => call.input)).toEqual([
       { query: 'tools', limit: 10, filter: { author: null } },
@@ -211,7 +211,7 @@ describe('OpenAI tool calls in, results out', () => {
     const { registry, received } = makeRegistry();
     const calls = parseOpenAIResponsesCalls({ output: responseOutput });
     expect(calls.map((call) => call.callId)).toEqual(['call_12345xyz', 'call_2']);
-    const outcomes = await runToolCalls(registry, calls);
+    const outcomes = await runToolCalls(registry, calls, { approve: 'allow-all' });
     const items = toOpenAIResponsesOutputs(outcomes) satisfies OpenAI.Responses.ResponseInputItem[];
     expect(items).toEqual([
       { type: 'function_call_output', call_id: 'call_12345xyz', output: '{"location":"Paris, France","unit":"celsius","temperature":21}' },

@@ -30,9 +30,13 @@ function truncationNote(kept: number, total: number): string {
   );
 }
 
-/** Cut text to at most maxChars, the note included, never splitting a surrogate pair. */
-export function capText(text: string, maxChars: number): string {
+/**
+ * Cut text to at most maxChars (default 30000), the note included, never
+ * splitting a surrogate pair. Every path to a model uses this one cap.
+ */
+export function capText(text: string, maxChars: number = DEFAULT_MAX_CHARS): string {
   if (text.length <= maxChars) return text;
+  checkMaxChars({ maxChars });
   const room = maxChars - truncationNote(text.length, text.length).length;
   let kept = room;
   const code = text.charCodeAt(kept - 1);
@@ -47,8 +51,27 @@ export function outputText(output: unknown): string {
   return JSON.stringify(output) ?? '';
 }
 
+/**
+ * The output as it is when its text fits the cap, else its text cut to the cap
+ * with the note: for APIs that take structured results (the AI SDK, Gemini).
+ */
+export function capOutput(output: unknown, maxChars: number = DEFAULT_MAX_CHARS): unknown {
+  if (maxChars === Infinity) return output;
+  checkMaxChars({ maxChars });
+  const text = outputText(output);
+  return text.length > maxChars ? capText(text, maxChars) : output;
+}
+
+/**
+ * Said for a call that returned nothing: some APIs refuse an empty result
+ * (Anthropic's tool_result), and a model reads silence as a fault.
+ */
+export function emptyResultText(name: string): string {
+  return `${name} finished and returned no output.`;
+}
+
 /** What the model reads for one outcome: the output, or the error with its code. */
 export function outcomeText(outcome: Outcome, maxChars: number): string {
-  const text = outcome.ok ? outputText(outcome.output) : `Error (${outcome.error.code}): ${outcome.error.message}`;
+  const text = outcome.ok ? outputText(outcome.output) || emptyResultText(outcome.name) : `Error (${outcome.error.code}): ${outcome.error.message}`;
   return capText(text, maxChars);
 }

@@ -103,4 +103,46 @@ describe('runToolCalls', () => {
     );
     expect(await runToolCalls(registry, [])).toEqual([]);
   });
+
+  it('denies calls to tools that need approval unless a hook or allow-all is given, and passes either to dispatch', async () => {
+    const sent: string[] = [];
+    const registry = new ToolRegistry()
+      .register(
+        defineTool({
+          name: 'send_email',
+          description: 'Send an email.',
+          input: v.object({ to: v.string() }),
+          annotations: { openWorld: true },
+          run: ({ to }) => (sent.push(to), 'sent'),
+        }),
+      )
+      .register(defineTool({ name: 'ping', description: 'Answer pong.', input: v.object({}), run: () => 'pong' }));
+    const calls = [
+      { callId: 'c1', name: 'send_email', input: { to: 'a@example.com' } },
+      { callId: 'c2', name: 'ping', input: {} },
+    ];
+
+    const [denied, pong] = await runToolCalls(registry, calls);
+    expect(denied).toMatchObject({
+      ok: false,
+      callId: 'c1',
+      error: { code: 'denied', message: expect.stringMatching(/^send_email needs approval \(it is open-world\) and this harness has no approval hook/) },
+    });
+    expect(pong).toMatchObject({ ok: true, output: 'pong' });
+    expect(sent).toEqual([]);
+
+    const asked: string[] = [];
+    const refused = await runToolCalls(registry, calls, { approve: (call) => (asked.push(call.name), { approved: false, reason: 'not today' }) });
+    expect(refused.map((outcome) => (outcome.ok ? 'ok' : outcome.error.message))).toEqual([
+      'The call to send_email was denied: not today. Do not retry it unchanged; ask the user or take another approach.',
+      'The call to ping was denied: not today. Do not retry it unchanged; ask the user or take another approach.',
+    ]);
+    expect(asked).toEqual(['send_email', 'ping']);
+    expect(sent).toEqual([]);
+
+    expect((await runToolCalls(registry, calls, { approve: 'allow-all' })).every((outcome) => outcome.ok)).toBe(true);
+    expect(sent).toEqual(['a@example.com']);
+    await expect(runToolCalls(registry, calls, { approve: 'yes' as never })).rejects.toThrow('"approve" must be a function');
+    expect(sent).toEqual(['a@example.com']);
+  });
 });

@@ -1,4 +1,4 @@
-import type { DispatchOptions, Outcome, ToolCall, ToolRegistry } from '@toolshed/core';
+import type { ApprovalSetting, DispatchOptions, Outcome, ToolCall, ToolRegistry } from '@toolshed/core';
 import type { ParsedToolCall } from './parsed-call.js';
 
 export interface RunToolCallsOptions {
@@ -8,6 +8,12 @@ export interface RunToolCallsOptions {
   signal?: AbortSignal;
   /** Overrides each tool's own timeout. */
   timeoutMs?: number;
+  /**
+   * Overrides the registry's approval setting for these calls: a hook, or
+   * `'allow-all'`. Left out, the registry's applies, and by default a call to a
+   * tool that needs approval (destructive or openWorld) is denied.
+   */
+  approve?: ApprovalSetting;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -40,6 +46,7 @@ export async function runToolCalls(
   const dispatchOptions: DispatchOptions = {};
   if (options.signal) dispatchOptions.signal = options.signal;
   if (options.timeoutMs !== undefined) dispatchOptions.timeoutMs = options.timeoutMs;
+  if (options.approve !== undefined) dispatchOptions.approve = options.approve;
 
   const outcomes = new Array<Outcome>(calls.length);
   let next = 0;

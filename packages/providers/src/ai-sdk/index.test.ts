@@ -1,6 +1,11 @@
-import { generateText, stepCountIs } from 'ai';
+import { defineTool, ToolRegistry } from '@toolshed/core';
+import { generateText, stepCountIs, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { toAnthropicToolResults } from '../anthropic.js';
+import { toOpenAIToolMessages } from '../openai-results.js';
+import { runToolCalls } from '../run-tool-calls.js';
 import { makeRegistry } from '../tools.fixture.js';
 import { toAiSdkTools } from './index.js';
 
@@ -22,81 +27,64 @@ function toolCalls(...calls: [id: string, name: string, input: unknown][]): Lang
   };
 }
 
+const stop: LanguageModelV3GenerateResult = {
+  content: [{ type: 'text', text: 'done' }],
+  finishReason: { unified: 'stop', raw: 'stop' },
+  usage,
+  warnings: [],
+};
+
+/** A real MockLanguageModelV3 that answers with the given replies in turn and records every prompt. */
+function scriptedModel(...replies: LanguageModelV3GenerateResult[]) {
+  const prompts: LanguageModelV3CallOptions[] = [];
+  const model = new MockLanguageModelV3({
+    doGenerate: async (options) => {
+      prompts.push(options);
+      return replies[prompts.length - 1] ?? stop;
+    },
+  });
+  return { model, prompts };
+}
+
 describe('toAiSdkTools', () => {
   it('drives a real multi-step generateText: two tools called, one fails, the model sees both results', async () => {
     const { registry, received } = makeRegistry();
-    const prompts: LanguageModelV3CallOptions[] = [];
-    const replies: LanguageModelV3GenerateResult[] = [
-      toolCalls(['call-1', 'get_weather', { location: 'Oslo' }], ['call-2', 'delete_file', { path: '/etc/hosts' }]),
-      {
-        content: [{ type: 'text', text: 'It is 21 degrees in Oslo; I was not allowed to delete the file.' }],
-        finishReason: { unified: 'stop', raw: 'stop' },
-        usage,
-        warnings: [],
-      },
-    ];
-    const model = new MockLanguageModelV3({
-      doGenerate: async (options) => {
-        prompts.push(options);
-        return replies[prompts.length - 1]!;
-      },
-    });
+    const { model, prompts } = scriptedModel(
+      toolCalls(['call-1', 'search', { query: 'tools' }], ['call-2', 'search', { query: '' }]),
+      { ...stop, content: [{ type: 'text', text: 'One search found a hit; the other was empty.' }] },
+    );
 
-    const result = await generateText({
-      model,
-      tools: toAiSdkTools(registry),
-      prompt: 'Weather in Oslo, then delete /etc/hosts.',
-      stopWhen: stepCountIs(5),
-    });
+    const result = await generateText({ model, tools: toAiSdkTools(registry), prompt: 'Search twice.', stopWhen: stepCountIs(5) });
 
     expect(result.steps).toHaveLength(2);
-    expect(result.text).toBe('It is 21 degrees in Oslo; I was not allowed to delete the file.');
-    expect(received).toEqual([
-      { name: 'get_weather', input: { location: 'Oslo', unit: 'celsius' } },
-      { name: 'delete_file', input: { path: '/etc/hosts' } },
-    ]);
+    expect(result.text).toBe('One search found a hit; the other was empty.');
+    expect(received).toEqual([{ name: 'search', input: { query: 'tools', limit: 10 } }]);
 
     // The model was shown every tool with our JSON Schema.
     const shown = prompts[0]!.tools!;
     expect(shown.map((tool) => tool.name)).toEqual(['get_weather', 'search', 'delete_file', 'ping']);
     expect(shown[0]).toMatchObject({ type: 'function', inputSchema: registry.get('get_weather')!.definition.inputSchema });
 
-    // The first step holds one result and one error, with the outcome's message.
     const [first] = result.steps;
     expect(first!.toolResults).toEqual([
-      expect.objectContaining({ toolCallId: 'call-1', toolName: 'get_weather', output: { location: 'Oslo', unit: 'celsius', temperature: 21 } }),
+      expect.objectContaining({ toolCallId: 'call-1', toolName: 'search', output: { hits: ['result for tools'] } }),
     ]);
-    const errors = first!.content.filter((part) => part.type === 'tool-error');
-    expect(errors).toEqual([
-      expect.objectContaining({
-        toolCallId: 'call-2',
-        toolName: 'delete_file',
-        error: expect.objectContaining({
-          code: 'denied',
-          message: 'delete_file may not delete /etc/hosts: it is outside the project. Pick a path inside the project.',
-        }),
-      }),
+    const message = 'Invalid input for search.query: Invalid length: Expected >=1 but received 0';
+    expect(first!.content.filter((part) => part.type === 'tool-error')).toEqual([
+      expect.objectContaining({ toolCallId: 'call-2', toolName: 'search', error: expect.objectContaining({ code: 'invalid_input', message }) }),
     ]);
 
     // The second request carried both back to the model.
-    const toolMessage = prompts[1]!.prompt.find((message) => message.role === 'tool');
+    const toolMessage = prompts[1]!.prompt.find((entry) => entry.role === 'tool');
     expect(toolMessage?.content).toEqual([
-      expect.objectContaining({ toolCallId: 'call-1', output: { type: 'json', value: { location: 'Oslo', unit: 'celsius', temperature: 21 } } }),
-      expect.objectContaining({
-        toolCallId: 'call-2',
-        output: { type: 'error-text', value: 'delete_file may not delete /etc/hosts: it is outside the project. Pick a path inside the project.' },
-      }),
+      expect.objectContaining({ toolCallId: 'call-1', output: { type: 'json', value: { hits: ['result for tools'] } } }),
+      expect.objectContaining({ toolCallId: 'call-2', output: { type: 'error-text', value: message } }),
     ]);
   });
 
   it('invalid input from the model fails in dispatch with the field named, the handler never runs', async () => {
     const { registry, received } = makeRegistry();
-    const model = new MockLanguageModelV3({
-      doGenerate: [
-        toolCalls(['call-9', 'search', { query: 7 }]),
-        { content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] },
-      ],
-    });
+    const { model } = scriptedModel(toolCalls(['call-9', 'search', { query: 7 }]));
     const result = await generateText({ model, tools: toAiSdkTools(registry), prompt: 'search', stopWhen: stepCountIs(3) });
     const errors = result.steps[0]!.content.filter((part) => part.type === 'tool-error');
     expect(errors).toEqual([
@@ -106,5 +94,91 @@ describe('toAiSdkTools', () => {
       }),
     ]);
     expect(received).toEqual([]);
+  });
+
+  it('maps the approval policy to needsApproval: destructive and open-world tools wait for the harness', () => {
+    const { registry } = makeRegistry();
+    const tools = toAiSdkTools(registry);
+    expect(Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, tool.needsApproval]))).toEqual({
+      get_weather: true,
+      search: false,
+      delete_file: true,
+      ping: false,
+    });
+  });
+
+  it('runs a tool that needs approval only after the harness approves it through the SDK, and never a denied one', async () => {
+    const { registry, received } = makeRegistry();
+    const { model, prompts } = scriptedModel(
+      toolCalls(['call-w', 'get_weather', { location: 'Oslo' }], ['call-d', 'delete_file', { path: 'notes.txt' }], ['call-p', 'ping', {}]),
+    );
+    const tools = toAiSdkTools(registry);
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Weather in Oslo, delete notes.txt, ping.' }];
+
+    const asked = await generateText({ model, tools, messages, stopWhen: stepCountIs(5) });
+    // The SDK stopped to ask: only ping, which needs no approval, ran.
+    expect(prompts).toHaveLength(1);
+    expect(received.map((call) => call.name)).toEqual(['ping']);
+    const requests = asked.content.filter((part) => part.type === 'tool-approval-request');
+    expect(requests.map((part) => part.toolCall.toolName)).toEqual(['get_weather', 'delete_file']);
+
+    messages.push(...asked.response.messages, {
+      role: 'tool',
+      content: requests.map((part) => ({
+        type: 'tool-approval-response' as const,
+        approvalId: part.approvalId,
+        approved: part.toolCall.toolName === 'get_weather',
+        ...(part.toolCall.toolName === 'delete_file' ? { reason: 'the user said no' } : {}),
+      })),
+    });
+    await generateText({ model, tools, messages, stopWhen: stepCountIs(5) });
+
+    // The approved call ran, though the registry has no approval hook; the denied one never did.
+    expect(received.map((call) => call.name)).toEqual(['ping', 'get_weather']);
+    const results = prompts[1]!.prompt.filter((entry) => entry.role === 'tool').flatMap((entry) => entry.content);
+    expect(results).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ toolCallId: 'call-w', output: { type: 'json', value: { location: 'Oslo', unit: 'celsius', temperature: 21 } } }),
+        expect.objectContaining({ toolCallId: 'call-d', output: { type: 'execution-denied', reason: 'the user said no' } }),
+      ]),
+    );
+  });
+
+  it('without the SDK, the same registry still denies the risky call: the approval lives in the SDK flow only', async () => {
+    const { registry, received } = makeRegistry();
+    const [outcome] = await runToolCalls(registry, [{ callId: 'c', name: 'get_weather', input: { location: 'Oslo' } }]);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'denied', message: expect.stringContaining('get_weather needs approval (it is open-world)') } });
+    expect(received).toEqual([]);
+  });
+
+  it('caps a 100,000-character result with the same text and note as the result builders', async () => {
+    const big = 'x'.repeat(100_000);
+    const registry = new ToolRegistry({ approve: 'allow-all' })
+      .register(defineTool({ name: 'dump', description: 'A long text.', input: v.object({}), run: () => big }))
+      .register(defineTool({ name: 'rows', description: 'A long object.', input: v.object({}), run: () => ({ rows: big }) }));
+    const { model, prompts } = scriptedModel(toolCalls(['c1', 'dump', {}], ['c2', 'rows', {}]));
+    await generateText({ model, tools: toAiSdkTools(registry), prompt: 'dump', stopWhen: stepCountIs(3) });
+    const sent = prompts[1]!.prompt.filter((entry) => entry.role === 'tool').flatMap((entry) => entry.content) as {
+      output: { type: string; value: string };
+    }[];
+
+    const outcomes = await runToolCalls(registry, [
+      { callId: 'c1', name: 'dump', input: {} },
+      { callId: 'c2', name: 'rows', input: {} },
+    ]);
+    const builders = toOpenAIToolMessages(outcomes).map((message) => message.content);
+    expect(toAnthropicToolResults(outcomes).map((block) => block.content)).toEqual(builders);
+    expect(sent.map((part) => part.output)).toEqual(builders.map((value) => ({ type: 'text', value })));
+    for (const text of builders) {
+      expect(text.length).toBeLessThanOrEqual(30_000);
+      expect(text).toMatch(/\n\[Truncated: showing the first \d+ of 100\d{3} characters\. Ask for less/);
+    }
+
+    // A smaller cap is an option, checked like the builders' own.
+    const small = scriptedModel(toolCalls(['c3', 'dump', {}]));
+    await generateText({ model: small.model, tools: toAiSdkTools(registry, { maxChars: 500 }), prompt: 'dump', stopWhen: stepCountIs(3) });
+    const [part] = small.prompts[1]!.prompt.filter((entry) => entry.role === 'tool').flatMap((entry) => entry.content) as { output: { value: string } }[];
+    expect(part!.output.value.length).toBeLessThanOrEqual(500);
+    expect(() => toAiSdkTools(registry, { maxChars: 10 })).toThrow('maxChars must be a whole number of characters, at least 200');
   });
 });

@@ -1,27 +1,44 @@
-import type { ToolRegistry } from '@toolshed/core';
+import { needsApproval, type ToolRegistry } from '@toolshed/core';
 import { jsonSchema, tool, type ToolSet } from 'ai';
+import { capOutput, capText, checkMaxChars, type ResultOptions } from '../result-text.js';
 
 /**
  * The registry's tools as an AI SDK tool set for `generateText` / `streamText`.
+ *
+ * A tool that needs approval (destructive or openWorld) is marked
+ * `needsApproval: true`: the SDK stops with a `tool-approval-request` and runs
+ * the tool only after the harness answers with an approving
+ * `tool-approval-response`. That answer is the approval, so such a call is
+ * dispatched with `approve: 'allow-all'`; every other call goes through the
+ * registry's own setting.
+ *
  * Each call goes through `registry.dispatch` with the SDK's tool call id and
- * abort signal; a failed outcome is thrown, which the SDK hands to the model
- * as a tool error (with the outcome's message) and the run goes on.
+ * abort signal. An output whose text is longer than `maxChars` (default 30000)
+ * is sent as that text cut to the cap with a note, as the result builders do.
+ * A failed outcome is thrown, which the SDK hands to the model as a tool error
+ * (with the outcome's message) and the run goes on.
  */
-export function toAiSdkTools(registry: ToolRegistry): ToolSet {
+export function toAiSdkTools(registry: ToolRegistry, options?: ResultOptions): ToolSet {
+  const maxChars = checkMaxChars(options);
   const tools: ToolSet = {};
   for (const definition of registry.list()) {
     const { name } = definition;
+    const approvedBySdk = needsApproval(definition);
     tools[name] = tool<unknown, unknown>({
       description: definition.description,
       ...(definition.annotations?.title !== undefined ? { title: definition.annotations.title } : {}),
       inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
+      needsApproval: approvedBySdk,
       execute: async (input, { toolCallId, abortSignal }) => {
         const outcome = await registry.dispatch(
           { name, input, callId: toolCallId },
-          abortSignal ? { signal: abortSignal } : {},
+          {
+            ...(abortSignal ? { signal: abortSignal } : {}),
+            ...(approvedBySdk ? { approve: 'allow-all' as const } : {}),
+          },
         );
-        if (outcome.ok) return outcome.output;
-        throw new ToolCallFailed(outcome.error.code, outcome.error.message);
+        if (outcome.ok) return capOutput(outcome.output, maxChars);
+        throw new ToolCallFailed(outcome.error.code, capText(outcome.error.message, maxChars));
       },
     });
   }
