@@ -73,6 +73,7 @@ describe('a custom harness composed in code', () => {
   });
 
   it('refuses invalid options handed over in code, naming the plugin and the option', async () => {
+    // @ts-expect-error zone must be a string (see options-types.test.ts): this is the run-time check behind the type.
     await expect(createHost({ plugins: [[clock, { zone: 7 }], counter] })).rejects.toThrow(
       '1 plugin you named could not be loaded:\n  - my-clock [options]: invalid options: option zone: expected string, received number.',
     );

@@ -1,9 +1,17 @@
-import type { AnyTool, ToolRegistry } from '@toolshed/core';
+import type { AnyPlugin, AnyTool, ToolRegistry } from '@toolshed/core';
 import { describeThrown, HostError, PhaseError, pluginLabel } from './errors.js';
 import { importPluginModule, instantiate, pluginFromModule } from './load.js';
 import { packageEntry } from './package.js';
 import { fail, plan, snapshot, type Plan, type PluginRecord } from './plan.js';
-import type { Host, HostOptions, Inspection } from './types.js';
+import type { CheckedEntries, Host, HostOptions, Inspection, PluginEntry } from './types.js';
+
+/**
+ * HostOptions whose `plugins` are checked one by one: `[plugin, options]` must give options its
+ * schema accepts, and no option it does not know.
+ */
+export type CreateHostOptions<TPlugins extends readonly PluginEntry<AnyPlugin | string>[]> = HostOptions & {
+  plugins?: CheckedEntries<TPlugins>;
+};
 
 /**
  * What the host knows without running plugin code: the report and every tool's
@@ -88,7 +96,9 @@ function loadDeferred(record: PluginRecord, cwd: string): Promise<Map<string, An
  * code or config that fail reject this with a HostError listing them all; plugins
  * found only among the dependencies are skipped with a warning in the report.
  */
-export async function createHost(options: HostOptions = {}): Promise<Host> {
+export async function createHost<const TPlugins extends readonly PluginEntry<AnyPlugin | string>[] = []>(
+  options: CreateHostOptions<TPlugins> = {},
+): Promise<Host> {
   const result = await plan(options);
   const { ToolRegistry } = await import('@toolshed/core');
   const registry: ToolRegistry = new ToolRegistry(options.registry);

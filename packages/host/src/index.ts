@@ -1,4 +1,5 @@
 export { createHost, inspectPlugins } from './host.js';
+export type { CreateHostOptions } from './host.js';
 export { CONFIG_FILE } from './config.js';
 export { findProjectRoot } from './root.js';
 export { ConfigError, HostError, pluginLabel } from './errors.js';
@@ -11,9 +12,12 @@ export type {
   HostOptions,
   Inspection,
   PluginEntry,
+  CheckedEntries,
+  CheckedEntry,
   CoreMismatch,
   PluginFailure,
   PluginOptionsInput,
+  PluginOptionsOf,
   PluginPhase,
   PluginReport,
   PluginSource,

@@ -1,4 +1,5 @@
-import type { AnyPlugin, RegistryOptions, ToolDefinition, ToolRegistry } from '@toolshed/core';
+import type { AnyPlugin, AnySchema, Plugin, RegistryOptions, ToolDefinition, ToolRegistry } from '@toolshed/core';
+import type { InferInput } from 'valibot';
 
 /** Where a plugin came from: handed over in code, named in the config file, or found among the project's dependencies. */
 export type PluginSource = 'code' | 'config' | 'dependency';
@@ -56,6 +57,45 @@ export type PluginEntry<TSpec = string> =
   | readonly [TSpec, PluginOptionsInput?]
   | { plugin: TSpec; options?: PluginOptionsInput; rename?: Record<string, string> };
 
+/**
+ * The options a plugin object takes in code, typed from its own `options` schema (what the
+ * schema accepts, before defaults). `undefined` for a plugin without options; untyped
+ * (`PluginOptionsInput`) for a plugin whose type is not known, such as `AnyPlugin`.
+ */
+export type PluginOptionsOf<TPlugin> =
+  TPlugin extends Plugin<infer TSchema>
+    ? 0 extends 1 & TSchema
+      ? PluginOptionsInput
+      : TSchema extends AnySchema
+        ? InferInput<TSchema>
+        : undefined
+    : PluginOptionsInput;
+
+// Keys the schema does not know become a type error that reads like the host's runtime one.
+type NoUnknownOptions<TGiven, TOptions> = TGiven extends object
+  ? TOptions extends undefined
+    ? TOptions
+    : 0 extends 1 & TOptions
+      ? TOptions
+      : TOptions & { [K in Exclude<keyof TGiven, keyof NonNullable<TOptions>>]: `unknown option "${K & string}"` }
+  : TOptions;
+
+/** One entry of `createHost({plugins})`, its options checked against the plugin's schema. */
+export type CheckedEntry<TEntry> = TEntry extends string
+  ? TEntry
+  : TEntry extends readonly [infer TPlugin, (infer TGiven)?]
+    ? [TPlugin] extends [string]
+      ? readonly [TPlugin, PluginOptionsInput?]
+      : readonly [TPlugin, NoUnknownOptions<TGiven, PluginOptionsOf<TPlugin>>?]
+    : TEntry extends { plugin: infer TPlugin; options?: infer TGiven }
+      ? [TPlugin] extends [string]
+        ? TEntry
+        : { plugin: TPlugin; options?: NoUnknownOptions<TGiven, PluginOptionsOf<TPlugin>>; rename?: Record<string, string> }
+      : TEntry;
+
+/** Every entry of `createHost({plugins})` checked against its plugin's options schema. */
+export type CheckedEntries<TEntries extends readonly unknown[]> = { readonly [K in keyof TEntries]: CheckedEntry<TEntries[K]> };
+
 /** The shape of toolshed.config.json. */
 export interface HostConfig {
   plugins?: PluginEntry[];
@@ -72,7 +112,7 @@ export interface HostOptions {
    * Plugins handed over in code. When given, the config file and discovery are off unless
    * `config` / `discover` turn them on: a harness composed in code gets exactly what it names.
    */
-  plugins?: PluginEntry<AnyPlugin | string>[];
+  plugins?: readonly PluginEntry<AnyPlugin | string>[];
   /** A config file path (relative to cwd), a config object, or false for none. Default: toolshed.config.json if present. */
   config?: string | HostConfig | false;
   /** Load plugins found among package.json dependencies/devDependencies. */

@@ -1,0 +1,65 @@
+import { defineTool, definePlugin } from '@toolshed/core';
+import * as v from 'valibot';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { AnyPlugin } from '@toolshed/core';
+import { createHost, type PluginEntry, type PluginOptionsOf } from './index.js';
+
+// Shaped like @toolshed/tool-read-file's options: an optional strict object.
+const files = definePlugin({
+  name: 'files',
+  apiVersion: 1,
+  options: v.optional(v.strictObject({ root: v.optional(v.string()), maxLines: v.optional(v.number(), 100) }), {}),
+  tools: (options) => [
+    defineTool({ name: 'where', description: 'Tell the root and the line limit.', input: v.object({}), run: () => ({ root: options.root ?? '.', maxLines: options.maxLines }) }),
+  ],
+});
+
+const plain = definePlugin({
+  name: 'plain',
+  apiVersion: 1,
+  tools: [defineTool({ name: 'plain', description: 'Take no options.', input: v.object({}), run: () => 'plain' })],
+});
+
+describe('options handed over in code are typed from the plugin\'s own schema', () => {
+  it('the type of a plugin\'s options is what its schema accepts', () => {
+    expectTypeOf<PluginOptionsOf<typeof files>>().toEqualTypeOf<{ root?: string; maxLines?: number } | undefined>();
+    expectTypeOf<PluginOptionsOf<typeof plain>>().toEqualTypeOf<undefined>();
+  });
+
+  it('right options type-check and load, in every entry form', async () => {
+    const host = await createHost({ plugins: [[files, { root: 'docs', maxLines: 5 }], plain] });
+    expect(await host.registry.dispatch({ name: 'where', input: {} })).toMatchObject({ ok: true, output: { root: 'docs', maxLines: 5 } });
+    const other = await createHost({ plugins: [{ plugin: files, options: { maxLines: 2 }, rename: { where: 'here' } }, [plain]] });
+    expect(other.registry.list().map((tool) => tool.name)).toEqual(['here', 'plain']);
+  });
+
+  it('a wrong type is a type error, and at run time an options failure naming the option', async () => {
+    // @ts-expect-error root must be a string
+    await expect(createHost({ plugins: [[files, { root: 123 }]] })).rejects.toThrow('files [options]: invalid options: option root: expected string, received number.');
+  });
+
+  it('an unknown option is a type error, and at run time `unknown option "maxLinez"`', async () => {
+    // @ts-expect-error maxLinez is no option of files
+    await expect(createHost({ plugins: [[files, { root: 'docs', maxLinez: 5 }]] })).rejects.toThrow('files [options]: invalid options: unknown option "maxLinez".');
+    // @ts-expect-error the object form is checked too
+    await expect(createHost({ plugins: [{ plugin: files, options: { maxLinez: 5 } }] })).rejects.toThrow('unknown option "maxLinez"');
+  });
+
+  it('options for a plugin that takes none are a type error', async () => {
+    // @ts-expect-error plain has no options schema
+    await expect(createHost({ plugins: [[plain, { verbose: true }]] })).rejects.toThrow('plain [options]: it takes no options, but was given verbose. Remove them.');
+  });
+
+  it('package names and untyped plugins keep untyped options', async () => {
+    const entries: [string, Record<string, unknown>][] = [['tool-not-installed', { anything: 1 }]];
+    await expect(createHost({ plugins: entries })).rejects.toThrow('tool-not-installed [resolve]');
+  });
+
+  it('a list built elsewhere, typed as PluginEntry[], or holding AnyPlugin, is accepted as before', async () => {
+    const untyped: AnyPlugin = files;
+    const list: PluginEntry<AnyPlugin | string>[] = [[untyped, { maxLines: 1 }]];
+    const host = await createHost({ plugins: list });
+    expect(await host.registry.dispatch({ name: 'where', input: {} })).toMatchObject({ ok: true, output: { maxLines: 1 } });
+    expectTypeOf<PluginOptionsOf<AnyPlugin>>().toEqualTypeOf<Record<string, unknown>>();
+  });
+});
