@@ -44,9 +44,12 @@ describe('checkTool finds each kind of problem, naming the tool and what to fix'
       {
         kind: 'name',
         tool: 'get weather',
-        message: 'Tool "get weather": the name is not one model APIs accept; use 1 to 64 letters, digits, "_" or "-" (e.g. "get_weather").',
+        message:
+          'Tool "get weather": the name is not one model APIs accept; use a letter or "_" first, then letters, digits, "_" or "-", at most 64 in all (what OpenAI, Anthropic, Gemini and MCP all accept) (e.g. "get_weather").',
       },
     ]);
+    // Gemini refuses a digit first, so the kit does too.
+    expect(kinds(await checkTool(tool({ name: '2fa_check' }), { samples: [{ text: 'x' }] }))).toEqual(['name']);
   });
 
   it('a missing description', async () => {
@@ -106,6 +109,15 @@ describe('checkTool finds each kind of problem, naming the tool and what to fix'
     const problems = await checkTool(tool({ run: ({ text }: { text: string }) => ({ text: text.length }) }), { samples: [{ text: 'hello' }] });
     expect(kinds(problems)).toEqual(['output']);
     expect(problems[0]!.message).toMatch(/^Tool "echo": on sample 1 \{"text":"hello"\} it returned output that fails its own output schema: .*echo.text.*Fix the handler or the output schema\.$/);
+  });
+
+  it('runs the handler of a tool that needs approval too, so its faults are found', async () => {
+    const risky = { destructive: true, openWorld: true };
+    const problems = await checkTool(tool({ annotations: risky, run: ({ text }: { text: string }) => ({ text: text.length }) }), {
+      samples: [{ text: 'hello' }],
+    });
+    expect(kinds(problems)).toEqual(['output']);
+    expect(await checkTool(tool({ annotations: risky }), { samples: [{ text: 'hello' }] })).toEqual([]);
   });
 
   describe('abort handling', () => {
