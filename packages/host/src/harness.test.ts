@@ -87,6 +87,63 @@ describe('a custom harness composed in code', () => {
   });
 });
 
+describe('approval in a harness built with createHost', () => {
+  const sent: string[] = [];
+  const mailer = definePlugin({
+    name: 'my-mailer',
+    apiVersion: 1,
+    tools: [
+      defineTool({
+        name: 'send_email',
+        description: 'Send an email to one address.',
+        input: v.object({ to: v.string() }),
+        annotations: { openWorld: true },
+        run: ({ to }) => (sent.push(to), `sent to ${to}`),
+      }),
+    ],
+  });
+
+  it('denies a call to a tool that needs approval when the harness gives no approve setting', async () => {
+    sent.length = 0;
+    const host = await createHost({ plugins: [mailer, counter] });
+    expect(await host.registry.dispatch({ name: 'send_email', input: { to: 'a@example.com' } })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'denied',
+        message:
+          'send_email needs approval (it is open-world) and this harness has no approval hook, so the call was not made. ' +
+          'Do not retry it; tell the user what you wanted send_email to do, or take another approach.',
+      },
+    });
+    expect(await host.registry.dispatch({ name: 'count', input: { text: 'still runs' } })).toMatchObject({ ok: true });
+    expect(sent).toEqual([]);
+  });
+
+  it("asks the harness's hook, or runs everything with 'allow-all'", async () => {
+    sent.length = 0;
+    const asked: string[] = [];
+    const { approvalPolicy } = await import('@toolshed/core');
+    const asking = await createHost({
+      plugins: [mailer],
+      registry: { approve: approvalPolicy((call) => (asked.push(JSON.stringify(call.input)), { approved: false, reason: 'the user said no' })) },
+    });
+    expect(await asking.registry.dispatch({ name: 'send_email', input: { to: 'b@example.com' } })).toMatchObject({
+      ok: false,
+      error: { code: 'denied', message: expect.stringContaining('denied: the user said no') },
+    });
+    expect(asked).toEqual(['{"to":"b@example.com"}']);
+    const open = await createHost({ plugins: [mailer], registry: { approve: 'allow-all' } });
+    expect(await open.registry.dispatch({ name: 'send_email', input: { to: 'c@example.com' } })).toMatchObject({ ok: true });
+    expect(sent).toEqual(['c@example.com']);
+  });
+
+  it('refuses a rename to a name a model API refuses, with the rule', async () => {
+    await expect(createHost({ plugins: [counter], rename: { count: '2count' } })).rejects.toThrow(
+      'cannot rename count to "2count": a tool name is a letter or "_" first, then letters, digits, "_" or "-", at most 64 in all',
+    );
+  });
+});
+
 describe('host.close', () => {
   it("calls each loaded tool's close(), once, and survives one that throws", async () => {
     const closed: string[] = [];

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ToolDefinition } from '@toolshed/core';
+// The light entry: the name rule without the rest of core (listing imports no core).
+import { isToolName } from '@toolshed/core/name';
 import { apiVersionProblem } from './compat.js';
 import { PhaseError } from './errors.js';
 
@@ -24,8 +26,6 @@ export interface ManifestFile {
   tools: ManifestTool[];
 }
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -37,7 +37,7 @@ export function readManifestField(field: unknown): ManifestField {
   }
   const problem = apiVersionProblem(field.apiVersion);
   if (problem) throw new PhaseError('validate', problem);
-  if (!Array.isArray(field.tools) || field.tools.some((name) => typeof name !== 'string' || !TOOL_NAME.test(name))) {
+  if (!Array.isArray(field.tools) || field.tools.some((name) => !isToolName(name))) {
     throw new PhaseError('validate', 'its package.json "toolshed.tools" must list its tool names, e.g. ["echo"].');
   }
   if (field.manifest !== undefined && typeof field.manifest !== 'string') {
@@ -50,7 +50,7 @@ function checkTool(tool: unknown, index: number): ManifestTool {
   const at = `tools[${index}]`;
   if (!isRecord(tool) || !isRecord(tool.definition)) throw new Error(`${at} must be {"definition": {...}}`);
   const { definition } = tool;
-  if (typeof definition.name !== 'string' || !TOOL_NAME.test(definition.name)) throw new Error(`${at}.definition.name is not a valid tool name`);
+  if (!isToolName(definition.name)) throw new Error(`${at}.definition.name is not a valid tool name`);
   if (typeof definition.description !== 'string' || definition.description.trim() === '') {
     throw new Error(`${at} (${definition.name}) has no description`);
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AnyPlugin, AnyTool, ToolDefinition } from '@toolshed/core';
+import { isToolName, TOOL_NAME_RULE } from '@toolshed/core/name';
 import { coreMismatch, describeCoreMismatch } from './compat.js';
 import { loadConfig } from './config.js';
 import { resolveEnvReferences } from './env.js';
@@ -179,8 +180,8 @@ function applyRenames(records: PluginRecord[], globalRename: Record<string, stri
         const fromGlobal = globalRename[tool.original];
         if (fromGlobal !== undefined) usedGlobal.add(tool.original);
         const name = record.rename[tool.original] ?? fromGlobal ?? tool.original;
-        if (!/^[a-zA-Z0-9_-]{1,64}$/.test(name)) {
-          throw new PhaseError('register', `cannot rename ${tool.original} to ${JSON.stringify(name)}: tool names are 1-64 of a-z, A-Z, 0-9, _ and -.`);
+        if (!isToolName(name)) {
+          throw new PhaseError('register', `cannot rename ${tool.original} to ${JSON.stringify(name)}: a tool name is ${TOOL_NAME_RULE}.`);
         }
         return { ...tool, definition: { ...tool.definition, name } };
       });
