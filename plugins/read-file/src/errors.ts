@@ -1,5 +1,5 @@
 import { ToolError } from '@toolshed/core';
-import { similarNames } from './nearby-names.js';
+import { similarNames, type LinkCheck } from './nearby-names.js';
 import type { PathPolicy } from './path-policy.js';
 import type { Resolved } from './resolve-path.js';
 
@@ -24,14 +24,25 @@ export function fileSystemError(input: string, error: unknown): unknown {
   return new ToolError('execution_failed', `read_file cannot read ${JSON.stringify(input)}: ${reason}.`);
 }
 
+/** A refusal: names the path as sent and never says whether the file exists. */
+export function denied(input: string, reason: string): ToolError {
+  return new ToolError(
+    'denied',
+    `read_file may not read ${JSON.stringify(input)}: ${reason}. Do not retry with another spelling of this path; ` +
+      `read files inside the project, or ask the user for what you need.`,
+  );
+}
+
+export const OUTSIDE = 'the path leads outside the project root, and only files under the root can be read';
+
 export function binary(shown: string, size: number): ToolError {
   return new ToolError('execution_failed', `read_file cannot show ${shown}: it is a binary file (${size} bytes), not text.`);
 }
 
-export async function notFound(missing: Extract<Resolved, { kind: 'missing' }>, policy: PathPolicy): Promise<ToolError> {
+export async function notFound(missing: Extract<Resolved, { kind: 'missing' }>, policy: PathPolicy, linkAllowed: LinkCheck): Promise<ToolError> {
   const folder = missing.dirDisplay === '' ? 'the project root' : JSON.stringify(`${missing.dirDisplay}/`);
   const what = missing.rest ? `there is no folder ${JSON.stringify(missing.name)} in ${folder}` : 'no such file';
-  const similar = await similarNames(missing.dir, missing.dirDisplay, missing.name, policy);
+  const similar = await similarNames(missing.dir, missing.dirDisplay, missing.name, policy, linkAllowed);
   const hint = similar.length > 0 ? ` Did you mean: ${similar.join(', ')}?` : ' Check the path, or list the folder to find the file.';
   return new ToolError('execution_failed', `read_file cannot read ${JSON.stringify(missing.display)}: ${what}.${hint}`);
 }

@@ -87,4 +87,9 @@ export const ESCAPE_CORPUS: readonly EscapeCase[] = [
   // Links to secrets inside the root
   { path: 'link-to-env', why: 'innocent name linking to .env' },
   { path: 'link-to-git/config', why: 'folder link into .git' },
+  // Denied folders themselves: a listing would show the names inside
+  { path: '.git', why: 'repository folder, listed' },
+  { path: '.ssh', why: 'key folder, listed' },
+  { path: 'link-to-git', why: 'link to the repository folder, listed' },
+  { path: '.aws/', why: 'cloud credentials folder with a trailing slash' },
 ];

@@ -44,6 +44,7 @@ describe('a refusal does not tell whether the file exists', () => {
     ['link-to-outside-file', 'dangling-outside'],
     ['.env', '.env.no-such-variant'],
     ['.git/config', '.git/no-such-file'],
+    ['.ssh', '.gnupg'],
     ['keys/id_rsa', 'keys/id_rsa_no_such_key'],
   ];
   it.each(pairs)('%s and %s get the same refusal', async (existing, missing) => {

@@ -5,7 +5,8 @@ import { createReadFileTool } from './read-file-tool.js';
 
 export { createReadFileTool };
 export { DEFAULT_DENY } from './deny-list.js';
-export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, ReadFileOptionsSchema } from './options.js';
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, DEFAULT_MAX_SCAN_BYTES, DEFAULT_TIMEOUT_MS, ReadFileOptionsSchema } from './options.js';
+export type { HardLinkPolicy } from './hard-links.js';
 export type { ReadFileOptions } from './options.js';
 
 export default definePlugin({

@@ -15,6 +15,8 @@ export interface RangeRequest {
   lines: number;
   /** The most bytes to return. */
   maxBytes: number;
+  /** The most bytes a search for the first line may scan, from the start or from the end. */
+  maxScanBytes: number;
   signal: AbortSignal;
   onProgress?: (scanned: number, total: number) => void;
 }
@@ -31,9 +33,19 @@ export interface LineRange {
   totalLines?: number;
   /** Why fewer lines than asked were returned though more follow. */
   cut?: 'bytes' | 'long-line';
+  /** Reading from the end, the scan budget ran out before the asked-for line: only the lines after it were found. */
+  scanCut?: true;
 }
 
-export type RangeResult = LineRange | { pastEnd: true; totalLines: number };
+/**
+ * `beyondScan`: the first line asked for was not found within `maxScanBytes`
+ * (`lines` line starts were seen in that many bytes): from the start, the line
+ * lies further in; from the end, the last line alone is longer than that.
+ */
+export type RangeResult =
+  | ({ kind: 'range' } & LineRange)
+  | { kind: 'pastEnd'; totalLines: number }
+  | { kind: 'beyondScan'; from: 'start' | 'end'; lines: number };
 
 /** Reads [from, to) in chunks, forward or backward, reusing one buffer. */
 async function* chunks(
@@ -69,11 +81,12 @@ async function seekLine(
   size: number,
   offset: number,
   request: RangeRequest,
-): Promise<{ start: number } | { totalLines: number }> {
+): Promise<{ start: number } | { totalLines: number } | { beyondScan: number }> {
   let line = 1;
   let start = 0;
+  const scanned = Math.min(size, request.maxScanBytes);
   if (offset > 1) {
-    scan: for await (const { at, bytes } of chunks(file, 0, size, false, request)) {
+    scan: for await (const { at, bytes } of chunks(file, 0, scanned, false, request)) {
       for (let i = bytes.indexOf(NEWLINE); i !== -1; i = bytes.indexOf(NEWLINE, i + 1)) {
         line += 1;
         start = at + i + 1;
@@ -81,6 +94,7 @@ async function seekLine(
       }
     }
   }
+  if (line < offset && scanned < size) return { beyondScan: line - 1 };
   if (line < offset || (start >= size && !(size === 0 && offset === 1))) {
     // `line - 1` newlines were seen; an unterminated last line counts too.
     return { totalLines: line - 1 + (start < size ? 1 : 0) };
@@ -97,18 +111,22 @@ async function seekFromEnd(
   size: number,
   count: number,
   request: RangeRequest,
-): Promise<{ start: number; reachedStart: boolean; newlines: number }> {
+): Promise<{ start: number; reachedStart: boolean; newlines: number; scanCut?: true }> {
   if (size === 0) return { start: 0, reachedStart: true, newlines: 0 };
   const last = Buffer.alloc(1);
   await file.read(last, 0, 1, size - 1);
   const end = last[0] === NEWLINE ? size - 1 : size;
+  const from = Math.max(0, end - request.maxScanBytes);
   let newlines = 0;
-  for await (const { at, bytes } of chunks(file, 0, end, true, request)) {
+  let earliest = end;
+  for await (const { at, bytes } of chunks(file, from, end, true, request)) {
     for (let i = bytes.lastIndexOf(NEWLINE); i !== -1; i = i === 0 ? -1 : bytes.lastIndexOf(NEWLINE, i - 1)) {
       newlines += 1;
-      if (newlines === count) return { start: at + i + 1, reachedStart: false, newlines };
+      earliest = at + i + 1;
+      if (newlines === count) return { start: earliest, reachedStart: false, newlines };
     }
   }
+  if (from > 0) return { start: earliest, reachedStart: false, newlines, scanCut: true };
   return { start: 0, reachedStart: true, newlines };
 }
 
@@ -181,25 +199,32 @@ async function characterBoundary(file: FileHandle, position: number): Promise<nu
 export async function findLineRange(file: FileHandle, size: number, request: RangeRequest): Promise<RangeResult> {
   if (request.offset > 0) {
     const seek = await seekLine(file, size, request.offset, request);
-    if ('totalLines' in seek) return { pastEnd: true, totalLines: seek.totalLines };
+    if ('beyondScan' in seek) return { kind: 'beyondScan', from: 'start', lines: seek.beyondScan };
+    if ('totalLines' in seek) return { kind: 'pastEnd', totalLines: seek.totalLines };
     const taken = await takeLines(file, size, seek.start, request);
-    const range: LineRange = { start: seek.start, firstLine: request.offset, ...taken };
+    const range: RangeResult = { kind: 'range', start: seek.start, firstLine: request.offset, ...taken };
     if (taken.end === size) range.totalLines = request.offset + taken.count - 1;
     return range;
   }
   const fromEnd = -request.offset;
   const seek = await seekFromEnd(file, size, fromEnd, request);
+  if (seek.scanCut) {
+    // No line start at all within the budget: the last line alone is longer than it.
+    if (seek.newlines === 0) return { kind: 'beyondScan', from: 'end', lines: 0 };
+    const taken = await takeLines(file, size, seek.start, { ...request, lines: Math.min(request.lines, seek.newlines) });
+    return { kind: 'range', start: seek.start, firstLine: -seek.newlines, scanCut: true, ...taken };
+  }
   const taken = await takeLines(file, size, seek.start, { ...request, lines: Math.min(request.lines, fromEnd) });
   if (seek.reachedStart) {
     // The whole file was scanned, so lines can be numbered from the top.
     const totalLines = size === 0 ? 0 : seek.newlines + 1;
-    return { start: 0, firstLine: 1, totalLines, ...taken };
+    return { kind: 'range', start: 0, firstLine: 1, totalLines, ...taken };
   }
   if (seek.start <= COUNT_BEFORE_TAIL) {
     const before = await countNewlines(file, seek.start, request);
-    return { start: seek.start, firstLine: before + 1, totalLines: before + fromEnd, ...taken };
+    return { kind: 'range', start: seek.start, firstLine: before + 1, totalLines: before + fromEnd, ...taken };
   }
-  return { start: seek.start, firstLine: request.offset, ...taken };
+  return { kind: 'range', start: seek.start, firstLine: request.offset, ...taken };
 }
 
 async function countNewlines(file: FileHandle, end: number, request: RangeRequest): Promise<number> {

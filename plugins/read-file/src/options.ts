@@ -2,6 +2,12 @@ import * as v from 'valibot';
 
 export const DEFAULT_MAX_LINES = 2000;
 export const DEFAULT_MAX_BYTES = 100 * 1024;
+// A search for a line scans at most this much, from the start or from the end:
+// about a second of CPU at worst, where an unbounded scan of a 10 GiB file took 40 s.
+export const DEFAULT_MAX_SCAN_BYTES = 256 * 1024 * 1024;
+// The registry stops a call after this long; the scan budget keeps a call far below it, so
+// reaching it means a stalled disk or network file system, not a large file.
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 const positiveInteger = v.pipe(v.number(), v.integer(), v.minValue(1));
 
@@ -18,6 +24,12 @@ export const ReadFileOptionsSchema = v.optional(
     maxBytes: v.optional(positiveInteger, DEFAULT_MAX_BYTES),
     /** The most lines one call returns. */
     maxLines: v.optional(positiveInteger, DEFAULT_MAX_LINES),
+    /** The most bytes one call scans to find its first line, from the start or from the end. */
+    maxScanBytes: v.optional(positiveInteger, DEFAULT_MAX_SCAN_BYTES),
+    /** Files with several names (hard links): refused when one name is denied (`deny-secrets`), or always (`deny-all`). */
+    hardLinks: v.optional(v.picklist(['deny-secrets', 'deny-all']), 'deny-secrets'),
+    /** The tool's default timeout, applied by the registry; a dispatch may set its own. */
+    timeoutMs: v.optional(positiveInteger, DEFAULT_TIMEOUT_MS),
   }),
   {},
 );

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ToolRegistry, type ToolContext } from '@toolshed/core';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import plugin, { createReadFileTool, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from './index.js';
+import plugin, { createReadFileTool, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, DEFAULT_MAX_SCAN_BYTES, DEFAULT_TIMEOUT_MS } from './index.js';
 import { expectFailure, expectSuccess, makeTestTree, read, registryFor, type TestTree } from './test-tree.fixture.js';
 
 let tree: TestTree;
@@ -54,7 +54,15 @@ describe('the plugin', () => {
   });
 
   it('has documented defaults', () => {
-    expect(v.parse(plugin.options!, undefined)).toEqual({ deny: [], maxBytes: DEFAULT_MAX_BYTES, maxLines: DEFAULT_MAX_LINES });
+    expect(v.parse(plugin.options!, undefined)).toEqual({
+      deny: [],
+      maxBytes: DEFAULT_MAX_BYTES,
+      maxLines: DEFAULT_MAX_LINES,
+      maxScanBytes: DEFAULT_MAX_SCAN_BYTES,
+      hardLinks: 'deny-secrets',
+      timeoutMs: DEFAULT_TIMEOUT_MS,
+    });
+    expect([DEFAULT_MAX_SCAN_BYTES, DEFAULT_TIMEOUT_MS]).toEqual([256 * 1024 * 1024, 30_000]);
   });
 
   it.each([
@@ -63,6 +71,9 @@ describe('the plugin', () => {
     [{ deny: '.env' }, 'deny'],
     [{ root: '' }, 'root'],
     [{ denny: ['x'] }, 'denny'],
+    [{ hardLinks: 'refuse' }, 'hardLinks'],
+    [{ maxScanBytes: 0 }, 'maxScanBytes'],
+    [{ timeoutMs: -1 }, 'timeoutMs'],
   ])('refuses options %j, naming %s', (options, field) => {
     const parsed = v.safeParse(plugin.options!, options);
     expect(parsed.success).toBe(false);

@@ -1,12 +1,13 @@
-import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { defineTool, ToolError, type ToolContext } from '@toolshed/core';
 import * as v from 'valibot';
 import { binary, fileSystemError, notFound } from './errors.js';
 import { findLineRange } from './line-range.js';
-import { listEntries } from './nearby-names.js';
-import { explain } from './note.js';
+import type { HardLinkPolicy } from './hard-links.js';
+import { listEntries, type LinkCheck } from './nearby-names.js';
+import { explain, inUnits } from './note.js';
+import { openChecked } from './open-checked.js';
 import { parseOptions, type ReadFileOptions } from './options.js';
 import { createPathPolicy, type PathPolicy } from './path-policy.js';
 import { resolveInRoot } from './resolve-path.js';
@@ -65,15 +66,16 @@ export function createReadFileTool(options: ReadFileOptions = {}) {
   const settings = parseOptions(options);
   const root = path.resolve(settings.root ?? '.');
   const policy = createPathPolicy(settings.deny, settings.allow);
-  const { maxLines, maxBytes } = settings;
+  const { maxLines, maxBytes, maxScanBytes, hardLinks } = settings;
   return defineTool({
     name: 'read_file',
     description: DESCRIPTION,
     input: Input,
     output: Output,
     annotations: { title: 'Read file', readOnly: true, idempotent: true },
+    timeoutMs: settings.timeoutMs,
     run: (input, ctx) =>
-      readFile(input, ctx, { root, policy, maxLines, maxBytes }).catch((error: unknown) => {
+      readFile(input, ctx, { root, policy, maxLines, maxBytes, maxScanBytes, hardLinks }).catch((error: unknown) => {
         throw fileSystemError(input.path, error);
       }),
   });
@@ -84,75 +86,105 @@ interface Settings {
   policy: PathPolicy;
   maxLines: number;
   maxBytes: number;
+  maxScanBytes: number;
+  hardLinks: HardLinkPolicy;
 }
 
 async function readFile(input: v.InferOutput<typeof Input>, ctx: ToolContext, settings: Settings): Promise<Output> {
   ctx.signal.throwIfAborted();
-  const resolved = await resolveInRoot(input.path, settings.root, settings.policy);
-  if (resolved.kind === 'missing') throw await notFound(resolved, settings.policy);
+  const { root, policy } = settings;
+  // A link in a listing is shown only when reading through it would be allowed.
+  const linkAllowed: LinkCheck = (real) =>
+    resolveInRoot(real, root, policy).then(
+      () => true,
+      (error: unknown) => !(error instanceof ToolError && error.code === 'denied'),
+    );
+  const resolved = await resolveInRoot(input.path, root, policy);
+  if (resolved.kind === 'missing') throw await notFound(resolved, policy, linkAllowed);
   const shown = JSON.stringify(resolved.display || '.');
 
-  const stats = await stat(resolved.real);
-  if (stats.isDirectory()) {
-    const entries = await listEntries(resolved.real, resolved.display, settings.policy);
-    const listed = entries.slice(0, 20).map((entry) => (entry.directory ? `${entry.name}/` : entry.name));
-    const more = entries.length > listed.length ? ', ...' : '';
-    throw new ToolError(
-      'execution_failed',
-      `read_file reads files, and ${shown} is a directory` +
-        (listed.length > 0 ? ` holding: ${listed.join(', ')}${more}. Call read_file with the path of one of its files.` : ' with no readable files.'),
-    );
-  }
-  if (!stats.isFile()) {
-    throw new ToolError('execution_failed', `read_file cannot read ${shown}: it is not a regular file (a device, socket or pipe), and only regular files can be read.`);
-  }
-
-  // O_NOFOLLOW: the last part was checked to be no link; refuse if one was swapped in since.
-  const file = await open(resolved.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  const opened = await openChecked(input.path, resolved, policy, settings.hardLinks);
   try {
-    const opened = await file.stat();
-    if (opened.ino !== stats.ino || opened.dev !== stats.dev) {
-      throw new ToolError('execution_failed', `read_file could not read ${shown}: it changed while being opened. Try again.`);
-    }
-    const size = opened.size;
-    const sniff = Buffer.alloc(Math.min(SNIFF_BYTES, size));
-    await file.read(sniff, 0, sniff.length, 0);
-    if (sniff.includes(0)) throw binary(shown, size);
-
-    const range = await findLineRange(file, size, {
-      offset: input.offset ?? 1,
-      lines: Math.min(input.limit ?? settings.maxLines, settings.maxLines),
-      maxBytes: settings.maxBytes,
-      signal: ctx.signal,
-      onProgress: (scanned, total) => ctx.report({ progress: scanned, total, message: `scanned ${scanned} of ${total} bytes` }),
-    });
-    if ('pastEnd' in range) {
-      const { totalLines } = range;
+    if (opened.kind === 'directory') {
+      const entries = await listEntries(opened.listPath, opened.realRel, policy, linkAllowed);
+      const listed = entries.slice(0, 20).map((entry) => (entry.directory ? `${entry.name}/` : entry.name));
+      const more = entries.length > listed.length ? ', ...' : '';
       throw new ToolError(
-        'invalid_input',
-        totalLines === 0
-          ? `offset ${input.offset} is past the end of ${shown}, which is empty.`
-          : `offset ${input.offset} is past the end of ${shown}, which has ${totalLines} line${totalLines === 1 ? '' : 's'}. ` +
-              `Use an offset from 1 to ${totalLines}, or a negative offset to read from the end.`,
+        'execution_failed',
+        `read_file reads files, and ${shown} is a directory` +
+          (listed.length > 0 ? ` holding: ${listed.join(', ')}${more}. Call read_file with the path of one of its files.` : ' with no readable files.'),
       );
     }
-    const buffer = Buffer.alloc(range.end - range.start);
-    // Fewer bytes than found means the file shrank meanwhile: show what is there.
-    const bytes = buffer.subarray(0, (await file.read(buffer, 0, buffer.length, range.start)).bytesRead);
-    if (bytes.includes(0)) throw binary(shown, size);
-    ctx.signal.throwIfAborted();
-
-    const decoded = new TextDecoder('utf-8', { ignoreBOM: range.start !== 0 }).decode(bytes);
-    const text = decoded.replace(/\r\n/g, '\n').replace(/\n$/, '');
-    const firstLine = range.count === 0 ? 0 : range.firstLine;
-    const lastLine = range.count === 0 ? 0 : range.firstLine + range.count - 1;
-    const hasMore = range.end < size;
-    const output: Output = { path: resolved.display, text, firstLine, lastLine, hasMore, size };
-    if (range.totalLines !== undefined) output.totalLines = range.totalLines;
-    const note = explain(range, { firstLine, lastLine, hasMore, size, limit: input.limit, ...settings });
-    if (note) output.note = note;
-    return output;
+    return await readLines(input, ctx, settings, opened.handle, opened.size, shown, resolved.display);
   } finally {
-    await file.close();
+    await opened.handle.close();
   }
+}
+
+async function readLines(
+  input: v.InferOutput<typeof Input>,
+  ctx: ToolContext,
+  settings: Settings,
+  file: FileHandle,
+  size: number,
+  shown: string,
+  display: string,
+): Promise<Output> {
+  const sniff = Buffer.alloc(Math.min(SNIFF_BYTES, size));
+  await file.read(sniff, 0, sniff.length, 0);
+  if (sniff.includes(0)) throw binary(shown, size);
+
+  const range = await findLineRange(file, size, {
+    offset: input.offset ?? 1,
+    lines: Math.min(input.limit ?? settings.maxLines, settings.maxLines),
+    maxBytes: settings.maxBytes,
+    maxScanBytes: settings.maxScanBytes,
+    signal: ctx.signal,
+    onProgress: (scanned, total) => ctx.report({ progress: scanned, total, message: `scanned ${scanned} of ${total} bytes` }),
+  });
+  if (range.kind === 'pastEnd') {
+    const { totalLines } = range;
+    throw new ToolError(
+      'invalid_input',
+      totalLines === 0
+        ? `offset ${input.offset} is past the end of ${shown}, which is empty.`
+        : `offset ${input.offset} is past the end of ${shown}, which has ${totalLines} line${totalLines === 1 ? '' : 's'}. ` +
+            `Use an offset from 1 to ${totalLines}, or a negative offset to read from the end.`,
+    );
+  }
+  if (range.kind === 'beyondScan') throw beyondScan(input.offset ?? 1, shown, size, settings.maxScanBytes, range);
+  const buffer = Buffer.alloc(range.end - range.start);
+  // Fewer bytes than found means the file shrank meanwhile: show what is there.
+  const bytes = buffer.subarray(0, (await file.read(buffer, 0, buffer.length, range.start)).bytesRead);
+  if (bytes.includes(0)) throw binary(shown, size);
+  ctx.signal.throwIfAborted();
+
+  const decoded = new TextDecoder('utf-8', { ignoreBOM: range.start !== 0 }).decode(bytes);
+  const text = decoded.replace(/\r\n/g, '\n').replace(/\n$/, '');
+  const firstLine = range.count === 0 ? 0 : range.firstLine;
+  const lastLine = range.count === 0 ? 0 : range.firstLine + range.count - 1;
+  const hasMore = range.end < size;
+  const output: Output = { path: display, text, firstLine, lastLine, hasMore, size };
+  if (range.totalLines !== undefined) output.totalLines = range.totalLines;
+  const note = explain(range, { firstLine, lastLine, hasMore, size, limit: input.limit, ...settings });
+  if (note) output.note = note;
+  return output;
+}
+
+/** The line asked for lies past what one call scans: say where the budget ended and what can be read instead. */
+function beyondScan(offset: number, shown: string, size: number, maxScanBytes: number, range: { from: 'start' | 'end'; lines: number }): ToolError {
+  const budget = inUnits(maxScanBytes);
+  if (range.from === 'end') {
+    return new ToolError(
+      'execution_failed',
+      `read_file cannot find where the last line of ${shown} starts: it is longer than the ${budget} read_file scans from the end in one call. ` +
+        'Read the file from its start with a positive offset (offset: 1) instead.',
+    );
+  }
+  return new ToolError(
+    'execution_failed',
+    `line ${offset} of ${shown} lies beyond the first ${budget} of the file (${size} bytes), which is as far as read_file scans in one call; ` +
+      `those ${budget} hold ${range.lines} lines. Read the end of the file with a negative offset (offset: -100 returns its last 100 lines), ` +
+      'or ask the user for the part you need.',
+  );
 }

@@ -1,16 +1,17 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from '@toolshed/core';
+import { denied as deny, OUTSIDE } from './errors.js';
 import type { PathPolicy } from './path-policy.js';
 
 /** Where a model's path leads, found without touching anything outside the root. */
 export type Resolved =
-  | { kind: 'found'; display: string; real: string }
+  | { kind: 'found'; display: string; real: string; realRoot: string; directory: boolean }
   /**
    * `dir` is the real folder (inside the root) that lacks `name`, `dirDisplay` the same
    * relative to the root; `rest` says whether more path followed the missing part.
    */
-  | { kind: 'missing'; display: string; dir: string; dirDisplay: string; name: string; rest: boolean };
+  | { kind: 'missing'; display: string; dir: string; dirDisplay: string; name: string; rest: boolean; realRoot: string };
 
 // Links a path may pass through before we call it a loop, as Linux does (ELOOP).
 const MAX_LINKS = 40;
@@ -21,22 +22,12 @@ const MAX_LINKS = 40;
 // than look up a literal name the model almost certainly did not mean.
 const ENCODED_TRICK = /%(2e|2f|5c|25|[01][0-9a-f]|7f|[89a-f][0-9a-f])/i;
 
-function deny(input: string, reason: string): ToolError {
-  return new ToolError(
-    'denied',
-    `read_file may not read ${JSON.stringify(input)}: ${reason}. Do not retry with another spelling of this path; ` +
-      `read files inside the project, or ask the user for what you need.`,
-  );
-}
-
-const OUTSIDE = 'the path leads outside the project root, and only files under the root can be read';
-
-function inside(root: string, target: string): boolean {
+export function inside(root: string, target: string): boolean {
   const rel = path.relative(root, target);
   return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
 }
 
-function toPosix(rel: string): string {
+export function toPosix(rel: string): string {
   return path.sep === '/' ? rel : rel.split(path.sep).join('/');
 }
 
@@ -77,6 +68,7 @@ export async function resolveInRoot(input: string, root: string, policy: PathPol
 
   const pending = display === '' ? [] : display.split('/');
   let current = realRoot;
+  let directory = true;
   let links = 0;
   while (pending.length > 0) {
     const part = pending.shift()!;
@@ -84,6 +76,7 @@ export async function resolveInRoot(input: string, root: string, policy: PathPol
     if (part === '..') {
       if (current === realRoot) throw deny(input, OUTSIDE);
       current = path.dirname(current);
+      directory = true;
       continue;
     }
     const next = path.join(current, part);
@@ -93,13 +86,15 @@ export async function resolveInRoot(input: string, root: string, policy: PathPol
     });
     if (stats === undefined) {
       const where = toPosix(path.relative(realRoot, next));
-      const refusedHere = policy(where);
+      // Refused whether it would be a file or a folder, so the answer does not tell if a denied folder exists.
+      const refusedHere = policy(where) ?? policy(where, true);
       if (refusedHere) throw deny(input, refusedHere);
       const dirDisplay = toPosix(path.relative(realRoot, current));
-      return { kind: 'missing', display, dir: current, dirDisplay, name: part, rest: pending.length > 0 };
+      return { kind: 'missing', display, dir: current, dirDisplay, name: part, rest: pending.length > 0, realRoot };
     }
     if (!stats.isSymbolicLink()) {
       current = next;
+      directory = stats.isDirectory();
       continue;
     }
     if (++links > MAX_LINKS) {
@@ -110,12 +105,14 @@ export async function resolveInRoot(input: string, root: string, policy: PathPol
       const from = inside(realRoot, target) ? realRoot : inside(root, target) ? root : undefined;
       if (from === undefined) throw deny(input, OUTSIDE);
       current = realRoot;
+      directory = true;
       pending.unshift(...toPosix(path.relative(from, target)).split('/'));
     } else {
       pending.unshift(...target.split('/'));
     }
   }
-  const refusedReal = policy(toPosix(path.relative(realRoot, current)));
+  // Only now is it known whether the path is a folder, which `.git/`-style patterns need.
+  const refusedReal = policy(toPosix(path.relative(realRoot, current)), directory) ?? policy(display, directory);
   if (refusedReal) throw deny(input, refusedReal);
-  return { kind: 'found', display, real: current };
+  return { kind: 'found', display, real: current, realRoot, directory };
 }
