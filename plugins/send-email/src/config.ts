@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { parseAllowList, type AllowList } from './allow.js';
 import { DEFAULTS, SendEmailOptionsSchema, type SendEmailOptions } from './options.js';
 import { Scrubber } from './secrets.js';
+import { resolveLedger, type LedgerConfig } from './stores.js';
 
 export interface SmtpConfig {
   host: string;
@@ -23,7 +24,7 @@ export interface SendEmailConfig {
   /** The host's project root: paths shown to a model are relative to it. */
   cwd: string;
   outboxDir: string;
-  ledgerFile: string;
+  ledger: LedgerConfig;
   scrubber: Scrubber;
 }
 
@@ -57,7 +58,7 @@ export function resolveConfig(options: SendEmailOptions | undefined, cwd: string
     timeouts: { ...DEFAULTS.timeouts, ...o.timeouts },
     cwd: resolve(cwd),
     outboxDir: resolve(cwd, o.outbox ?? DEFAULTS.outbox),
-    ledgerFile: resolve(cwd, o.ledger ?? DEFAULTS.ledger),
+    ledger: resolveLedger(o.ledger),
     scrubber: new Scrubber(smtp?.user, smtp?.password),
   };
 }

@@ -1,169 +1,153 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { ToolError } from '@toolshed/core';
+import type { CallRecord, Claim, LedgerStore } from './call-record.js';
+import { isDeliveryInDoubt } from './in-doubt.js';
+import { ownerStopped, THIS_PROCESS } from './owner.js';
+import { isSafeFileError } from './safe-file.js';
 
-type Entry<T> = { id: string; state: 'pending'; input: string } | { id: string; state: 'done'; input: string; output: T } | { id: string; state: 'failed' };
-type Known<T> = Exclude<Entry<T>, { state: 'failed' }>;
-
-/** Calls remembered; the file is compacted to this many when read back with twice as many lines. */
-const KEEP = 10_000;
+/** A send run under a claim: gets the Message-ID derived from the call id. */
+export type Send<T> = (messageId: string) => Promise<T>;
 
 /**
- * Remembers call ids so that a retried call returns the first result instead of
- * sending again. Concurrent retries share one attempt in memory; an append-only
- * JSON Lines file makes the guarantee survive a restart of the process.
- *
- * A call is written down as pending before it is sent. If the process dies while
- * sending, that line stays: a retry after the restart is refused rather than
- * risking a second copy. A call that fails is written down as failed, so it may
- * be retried with the same id.
+ * At most one delivery per call id, across retries, restarts, processes and (with a
+ * shared store) machines. Each call id is claimed in the store before anything is
+ * sent; the attempt then ends as sent, failed (nothing reached the server's DATA
+ * step, or the server refused the message) or in doubt (the content went out and
+ * no final reply came). A retry of a sent call gets the first result; a failed one
+ * may be sent again; an in-doubt one never is.
  */
 export class CallLedger<T> {
-  readonly #file: string;
-  readonly #running = new Map<string, { input: string; result: Promise<T> }>();
-  #opened: Promise<{ known: Map<string, Known<T>>; handle: FileHandle }> | undefined;
-  /** The write in flight, and the lines waiting to go out together after it. */
-  #writing: Promise<void> = Promise.resolve();
-  #next: { lines: string[]; done: Promise<void> } | undefined;
+  readonly #store: LedgerStore<T>;
+  readonly #messageIdFor: (callId: string) => string;
+  readonly #running = new Map<string, { fingerprint: string; result: Promise<T> }>();
 
-  constructor(file: string) {
-    this.#file = file;
+  constructor(store: LedgerStore<T>, messageIdFor: (callId: string) => string) {
+    this.#store = store;
+    this.#messageIdFor = messageIdFor;
   }
 
-  /** Run `send` once per call id; a repeat with the same id and input gets the first result. */
-  run(callId: string, input: unknown, send: () => Promise<T>): Promise<T> {
-    const fingerprint = createHash('sha256').update(JSON.stringify(input)).digest('base64url');
+  /** Run `send` at most once per call id; a repeat with the same id and input gets the first result. */
+  run(callId: string, input: unknown, send: Send<T>, signal: AbortSignal): Promise<T> {
+    const fingerprint = fingerprintOf(input);
     const running = this.#running.get(callId);
     if (running) {
-      checkSameInput(callId, running.input, fingerprint);
+      checkSameInput(callId, running.fingerprint, fingerprint);
       return running.result;
     }
-    const result = this.#runOnce(callId, fingerprint, send).finally(() => this.#running.delete(callId));
-    this.#running.set(callId, { input: fingerprint, result });
+    const result = this.#runOnce(callId, fingerprint, send, signal).finally(() => this.#running.delete(callId));
+    this.#running.set(callId, { fingerprint, result });
     return result;
   }
 
-  async close(): Promise<void> {
-    const opened = this.#opened;
-    this.#opened = undefined;
-    await this.#writing.catch(() => {});
-    if (opened) await (await opened).handle.close();
+  close(): Promise<void> {
+    return this.#store.close();
   }
 
-  /**
-   * Append a line. Lines that arrive while a write is in flight go out
-   * together in the next one: with many messages in flight, one system call
-   * serves many calls, and each line is still written before its caller goes on.
-   */
-  #append(handle: FileHandle, text: string): Promise<void> {
-    if (this.#next) {
-      this.#next.lines.push(text);
-      return this.#next.done;
-    }
-    const next: { lines: string[]; done: Promise<void> } = { lines: [text], done: Promise.resolve() };
-    this.#next = next;
-    next.done = this.#writing
-      .catch(() => {})
-      .then(async () => {
-        this.#next = undefined;
-        await handle.write(next.lines.join(''));
-      });
-    this.#writing = next.done;
-    return next.done;
-  }
-
-  async #runOnce(callId: string, input: string, send: () => Promise<T>): Promise<T> {
-    let opened: { known: Map<string, Known<T>>; handle: FileHandle };
-    try {
-      opened = await (this.#opened ??= this.#open());
-    } catch (error) {
-      this.#opened = undefined;
+  async #runOnce(id: string, fingerprint: string, send: Send<T>, signal: AbortSignal): Promise<T> {
+    const claim: Claim = { id, fingerprint, messageId: this.#messageIdFor(id), owner: THIS_PROCESS, at: Date.now() };
+    const claimed = await this.#store.claim(claim).catch((error: unknown) => {
       throw this.#unwritable(error);
-    }
-    const { known, handle } = opened;
-    const earlier = known.get(callId);
-    if (earlier) {
-      checkSameInput(callId, earlier.input, input);
-      if (earlier.state === 'done') return earlier.output;
-      throw new ToolError(
-        'execution_failed',
-        `send_email: an earlier attempt with call id ${JSON.stringify(callId)} was cut off while sending ` +
-          `(the process stopped), so whether that message went out is unknown. Nothing was sent this time. ` +
-          `Ask the user to check before sending it again with a new call id.`,
-      );
-    }
-    const pending: Known<T> = { id: callId, state: 'pending', input };
-    try {
-      await this.#append(handle, line(pending));
-    } catch (error) {
-      throw this.#unwritable(error);
-    }
-    known.set(callId, pending);
+    });
+    if (!claimed.won) return this.#answer(claimed.record, fingerprint, signal);
+    const base = { id, attempt: claimed.record.attempt, fingerprint, messageId: claim.messageId, owner: THIS_PROCESS };
     let output: T;
     try {
-      output = await send();
+      output = await send(claim.messageId);
     } catch (error) {
-      known.delete(callId);
-      await this.#append(handle, line({ id: callId, state: 'failed' })).catch(() => {});
+      if (isDeliveryInDoubt(error)) {
+        const record = { ...base, at: Date.now(), state: 'in_doubt' as const, reason: error.reason, detail: error.message };
+        // Unrecorded, the claim itself stays: a retry finds it unfinished and treats it as in doubt too.
+        await this.#store.settle(record).catch(() => {});
+        throw inDoubtError(record);
+      }
+      const { code, message } = toolErrorFields(error);
+      await this.#store.settle({ ...base, at: Date.now(), state: 'failed', error: { code, message } }).catch(() => {});
       throw error;
     }
-    const done: Known<T> = { id: callId, state: 'done', input, output };
-    known.delete(callId);
-    known.set(callId, done);
-    // Forget the oldest calls in memory as the file forgets them when compacted.
-    if (known.size > KEEP * 2) for (const id of [...known.keys()].slice(0, KEEP)) known.delete(id);
     // The message is out: a failure to note it must not turn into a failure (and a resend).
-    await this.#append(handle, line(done)).catch(() => {});
+    await this.#store.settle({ ...base, at: Date.now(), state: 'sent', output }).catch(() => {});
     return output;
   }
 
+  /** Answer a call id that is already claimed: from its outcome, or by waiting for one. */
+  async #answer(record: CallRecord<T>, fingerprint: string, signal: AbortSignal): Promise<T> {
+    for (let wait = 10; ; wait = Math.min(wait * 2, 250)) {
+      if (record.fingerprint !== undefined) checkSameInput(record.id, record.fingerprint, fingerprint);
+      switch (record.state) {
+        case 'sent':
+          return record.output;
+        case 'in_doubt':
+          throw inDoubtError(record.messageId ? record : { ...record, messageId: this.#messageIdFor(record.id) });
+        case 'failed':
+          throw new ToolError(
+            'execution_failed',
+            `send_email: the attempt with call id ${JSON.stringify(record.id)} that ran at the same time failed, and nothing was delivered: ` +
+              `${record.error.message.replace(/^send_email: /, '')} The same call id may be sent again.`,
+          );
+        case 'claimed':
+          break;
+      }
+      const stopped = record.owner?.run === THIS_PROCESS.run ? !this.#running.has(record.id) : ownerStopped(record.owner);
+      if (stopped) {
+        const inDoubt = {
+          ...record,
+          messageId: record.messageId || this.#messageIdFor(record.id),
+          at: Date.now(),
+          state: 'in_doubt' as const,
+          reason: 'process_stopped' as const,
+          detail: 'the process that was sending it stopped before it recorded an outcome',
+        };
+        await this.#store.settle(inDoubt).catch(() => {});
+        throw inDoubtError(inDoubt);
+      }
+      await sleep(wait, signal);
+      if (signal.aborted) throw stillSending(record);
+      const now = await this.#store.read(record.id);
+      // An older attempt or the same claim again: keep waiting for this one.
+      if (now && (now.attempt > record.attempt || (now.attempt === record.attempt && now.state !== 'claimed'))) record = now;
+    }
+  }
+
   #unwritable(error: unknown): ToolError {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    if (toolErrorFields(error).code !== 'unknown') return error as ToolError;
+    const reason = isSafeFileError(error) ? error.message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
     return new ToolError(
       'execution_failed',
-      `send_email could not record the call in its ledger file ${this.#file} (${reason}). Nothing was sent; ` +
-        `check that the folder is writable, or set the ledger option to another file.`,
+      `send_email could not record the call in its ${this.#store.label} (${reason}). Nothing was sent; ` +
+        `check that it is writable, or set the ledger option to another one.`,
     );
-  }
-
-  async #open(): Promise<{ known: Map<string, Known<T>>; handle: FileHandle }> {
-    await mkdir(dirname(this.#file), { recursive: true });
-    const known = new Map<string, Known<T>>();
-    let lines = 0;
-    try {
-      const text = await readFile(this.#file, 'utf8');
-      for (const text_ of text.split('\n')) {
-        if (!text_) continue;
-        lines++;
-        let entry: Entry<T>;
-        try {
-          entry = JSON.parse(text_) as Entry<T>;
-        } catch {
-          continue; // a line torn by a crash mid-write
-        }
-        known.delete(entry.id); // re-insert so the map stays in the order calls last changed
-        if (entry.state !== 'failed') known.set(entry.id, entry);
-      }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-    if (lines > KEEP * 2) await this.#compact(known);
-    return { known, handle: await open(this.#file, 'a') };
-  }
-
-  /** Rewrite the file with the newest entries only, atomically, so it does not grow without end. */
-  async #compact(known: Map<string, Known<T>>): Promise<void> {
-    const ids = [...known.keys()];
-    for (const id of ids.slice(0, Math.max(0, ids.length - KEEP))) known.delete(id);
-    const temp = `${this.#file}.${process.pid}.tmp`;
-    await writeFile(temp, [...known.values()].map(line).join(''));
-    await rename(temp, this.#file);
   }
 }
 
-function line(entry: Entry<unknown>): string {
-  return `${JSON.stringify(entry)}\n`;
+/**
+ * The Message-ID of a call: a hash of the call id in the sender's domain, so every
+ * attempt of one call carries the same id and a receiver can drop a duplicate.
+ */
+export function messageIdFor(from: string, callId: string): string {
+  const hash = createHash('sha256').update(`toolshed send_email\n${callId}`).digest('hex').slice(0, 32);
+  return `<${hash}.send_email@${from.slice(from.lastIndexOf('@') + 1)}>`;
+}
+
+export function fingerprintOf(input: unknown): string {
+  return createHash('sha256').update(JSON.stringify(input)).digest('base64url');
+}
+
+function inDoubtError(record: { id: string; messageId: string; detail: string }): ToolError {
+  const named = record.messageId ? ` (Message-ID ${record.messageId})` : '';
+  return new ToolError(
+    'execution_failed',
+    `send_email: the message with call id ${JSON.stringify(record.id)}${named} may have been delivered: ${record.detail}. ` +
+      `It will not be sent again under this call id. A person must check whether it arrived before it is sent again with a new call id.`,
+  );
+}
+
+function stillSending(record: CallRecord<unknown>): ToolError {
+  const where = record.owner ? ` (process ${record.owner.pid} on ${record.owner.host})` : '';
+  return new ToolError(
+    'execution_failed',
+    `send_email: call id ${JSON.stringify(record.id)} is being sent by another attempt${where} that has no outcome yet. ` +
+      `Nothing was sent by this call. Retry later with the same call id to get its outcome.`,
+  );
 }
 
 function checkSameInput(callId: string, earlier: string, now: string): void {
@@ -174,4 +158,24 @@ function checkSameInput(callId: string, earlier: string, now: string): void {
         `Nothing was sent. Use a new call id for a new message.`,
     );
   }
+}
+
+/** The code and message of a ToolError (from any copy of core), or 'unknown'. */
+function toolErrorFields(error: unknown): { code: string; message: string } {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const known = code === 'denied' || code === 'invalid_input' || code === 'execution_failed';
+  return { code: known ? code : 'unknown', message: typeof message === 'string' ? message : String(error) };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { LedgerOption } from './stores.js';
 
 const Millis = v.pipe(v.number(), v.integer(), v.minValue(1));
 const Count = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -43,8 +44,8 @@ export const SendEmailOptionsSchema = v.optional(
     ),
     /** Folder for .eml files when no SMTP server is configured (relative to the host's cwd). */
     outbox: v.optional(v.pipe(v.string(), v.nonEmpty())),
-    /** File (JSON Lines) that records call ids so a retried call is not sent twice. */
-    ledger: v.optional(v.pipe(v.string(), v.nonEmpty())),
+    /** Where call ids are recorded so a retried call is not sent twice: a file path, or a store (see stores.ts). */
+    ledger: v.optional(LedgerOption),
   }),
   {},
 );
@@ -54,7 +55,6 @@ export type SendEmailOptions = v.InferInput<typeof SendEmailOptionsSchema>;
 export const DEFAULTS = {
   from: 'toolshed@localhost',
   outbox: '.toolshed/outbox',
-  ledger: '.toolshed/send-email/calls.jsonl',
   limits: { recipients: 20, subjectChars: 255, bodyChars: 100_000 },
   timeouts: { connectMs: 10_000, greetingMs: 10_000, socketMs: 30_000 },
 } as const;

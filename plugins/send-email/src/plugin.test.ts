@@ -93,7 +93,7 @@ describe('send_email options', () => {
     const none = resolveConfig(undefined, '/project', env);
     expect(none.smtp).toBeUndefined();
     expect(none.outboxDir).toBe('/project/.toolshed/outbox');
-    expect(none.ledgerFile).toBe('/project/.toolshed/send-email/calls.jsonl');
+    expect(none.ledger).toEqual({ kind: 'file', path: '.toolshed/send-email/calls.jsonl' });
     expect(none.from).toBe('toolshed@localhost');
     const plain = resolveConfig({ from: 'a@example.com', smtp: { host: 'mail.example.com' } }, '/p', env);
     expect(plain.smtp).toMatchObject({ host: 'mail.example.com', port: 587, secure: false, pool: false });

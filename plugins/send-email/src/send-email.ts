@@ -2,7 +2,8 @@ import { relative, sep } from 'node:path';
 import { defineTool, ToolError, type Tool } from '@toolshed/core';
 import { isAllowed } from './allow.js';
 import { resolveConfig, type SendEmailConfig } from './config.js';
-import { CallLedger } from './ledger.js';
+import { CallLedger, messageIdFor } from './ledger.js';
+import { openStore } from './stores.js';
 import { newMessageId, type Message } from './message.js';
 import type { SendEmailOptions } from './options.js';
 import { composeMessage, writeToOutbox } from './outbox.js';
@@ -27,7 +28,7 @@ const DESCRIPTION =
 export function createSendEmailTool(options?: SendEmailOptions, host: { cwd: string } = { cwd: process.cwd() }): SendEmailTool {
   const config = resolveConfig(options, host.cwd);
   const smtp = config.smtp ? new SmtpSender(config, config.smtp) : undefined;
-  const ledger = new CallLedger<SendEmailOutput>(config.ledgerFile);
+  const ledger = new CallLedger<SendEmailOutput>(openStore(config.ledger, config.cwd), (callId) => messageIdFor(config.from, callId));
 
   const tool = defineTool({
     name: 'send_email',
@@ -36,12 +37,15 @@ export function createSendEmailTool(options?: SendEmailOptions, host: { cwd: str
     output: SendEmailOutput,
     annotations: { title: 'Send email', destructive: true, openWorld: true, idempotent: false },
     run: async (input, ctx) => {
-      const message = checkMessage(config, input);
-      return ledger.run(ctx.callId, input, async () => {
+      const checked = checkMessage(config, input);
+      // The Message-ID comes from the call id, so every attempt of a call carries the same one.
+      const send = async (messageId: string) => {
         if (ctx.signal.aborted) throw new ToolError('execution_failed', 'send_email was cancelled before sending; nothing was sent.');
+        const message = { ...checked, messageId };
         if (smtp) return smtp.send(message, ctx.signal);
         return deliverToOutbox(config, message);
-      });
+      };
+      return ledger.run(ctx.callId, input, send, ctx.signal);
     },
   });
   return Object.assign(tool, { close: async () => void (await Promise.all([smtp?.close(), ledger.close()])) });

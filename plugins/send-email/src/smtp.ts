@@ -3,6 +3,7 @@ import type { SendEmailConfig, SmtpConfig } from './config.js';
 import { mailFields, type Message } from './message.js';
 import type { SendEmailOutput } from './schema.js';
 import type { Scrubber } from './secrets.js';
+import { dataStarted, inDoubt, WATCH, watchData, type DataWatch } from './data-watch.js';
 
 type Transporter = import('nodemailer').Transporter;
 
@@ -35,10 +36,25 @@ export class SmtpSender {
   async send(message: Message, signal: AbortSignal): Promise<SendEmailOutput> {
     const transport = await (this.#transport ??= this.#createTransport());
     let info: { accepted?: unknown[]; rejected?: unknown[]; rejectedErrors?: SmtpFault[]; response?: string };
+    const watch: DataWatch = {};
+    // The caller may cancel only until the content goes out: after that, only the server's
+    // final reply tells sent from not sent, so the send runs on (bounded by timeouts.socketMs)
+    // and the ledger learns the outcome a retry will get.
+    const cancel = new AbortController();
+    const onAbort = () => {
+      if (!dataStarted(watch)) cancel.abort(signal.reason);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
     try {
-      info = await transport.sendMail({ ...mailFields(message), signal });
+      info = await transport.sendMail({ ...mailFields(message), signal: cancel.signal, [WATCH]: watch } as Parameters<Transporter['sendMail']>[0]);
     } catch (error) {
-      throw this.#fault(error as SmtpFault, signal);
+      // A refusal after the content is a final reply: the server did not keep the message.
+      const refused = (error as SmtpFault).code === 'EMESSAGE' && (error as SmtpFault).responseCode !== undefined;
+      if (dataStarted(watch) && !refused) throw inDoubt(error as SmtpFault);
+      throw this.#fault(error as SmtpFault, cancel.signal);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
     }
     const reasons = new Map((info.rejectedErrors ?? []).map((e) => [e.recipient, e.response ?? e.message ?? '']));
     const accepted = (info.accepted ?? []).map(String);
@@ -81,11 +97,13 @@ export class SmtpSender {
     };
     // A pooled connection that drops mid-message must fail the call, not quietly resend
     // it on a new connection: the server may have taken the first copy.
-    return pool ? createTransport({ ...common, pool: true, maxRequeues: 0 }) : createTransport(common);
+    const transport = pool ? createTransport({ ...common, pool: true, maxRequeues: 0 }) : createTransport(common);
+    transport.use('stream', watchData);
+    return transport;
   }
 
   #fault(error: SmtpFault, signal: AbortSignal): Error {
-    if (signal.aborted) return new ToolError('execution_failed', 'send_email was cancelled before the server confirmed the message.');
+    if (signal.aborted) return new ToolError('execution_failed', 'send_email was cancelled before the message content was sent; nothing was delivered.');
     const scrub = (text: string) => this.#config.scrubber.scrub(text);
     const at = `the SMTP server at ${this.where}`;
     const said = error.response ? scrub(error.response) : undefined;
@@ -101,7 +119,7 @@ export class SmtpSender {
             `The message was not confirmed as delivered. Check that the server is running and reachable, or retry later.`;
         break;
       case 'ETIMEDOUT':
-        message = `${at} did not answer in time (${describeTimeout(error.timeoutType)}). The message was not confirmed as delivered; retry later.`;
+        message = `${at} did not answer in time (${describeTimeout(error.timeoutType)}). The message content was never sent, so nothing was delivered; retrying later may work.`;
         break;
       case 'EAUTH':
         message = `${at} refused the login${said ? `: ${said}` : ''}. Nothing was sent. Check smtp.user and the password in the plugin options.`;
