@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadTools } from '../host.js';
+import { loadMcp } from '../load-mcp.js';
 import { UsageError } from '../usage-error.js';
 import { version } from '../version.js';
 
@@ -33,7 +34,7 @@ export function registerServe(program: Command): void {
     .option('--allow-origin <origin...>', 'with --http: browser origins allowed to call, e.g. http://localhost:6274 (any other Origin header gets 403)')
     .action(async (options: { http?: string; stateless?: boolean; allowOrigin?: string[] }) => {
       // The MCP SDK takes ~300 ms to import: only this command pays for it.
-      const mcp = await import('@toolshed/mcp');
+      const mcp = await loadMcp();
       let address: { host?: string; port: number } | undefined;
       if (options.http !== undefined) {
         try {
