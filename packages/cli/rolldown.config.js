@@ -1,14 +1,58 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { defineConfig } from 'rolldown';
 
-// The `toolshed` bin is one bundled file: Node loads every ES module file on
-// its own (about 2 ms each on a small machine), and `toolshed list` should
-// start in about the time of `node -e 0`. Commands that need more (call,
-// serve, new) load their parts as chunks, when they run. The packages a
-// plugin shares with the CLI stay external, so there is one of each.
+// The CLI's JavaScript is this bundle only (tsc writes just the declarations):
+// its own modules and commander in one file, because Node loads every module
+// file on its own and `toolshed list` should start in about the time of
+// `node -e 0`. Commands that need more (call, serve, new) load chunks when
+// they run. Every @toolshed package stays external, so a host or core release
+// reaches the CLI through npm like any dependency, and a plugin shares the
+// same copies; valibot stays external because plugins share it too.
+const EXTERNAL = [/^node:/, /^@toolshed\//, /^valibot(\/|$)/];
+
+/** The package folder (and name) a bundled module file came from, if it came from node_modules. */
+function packageOf(id) {
+  const at = id.lastIndexOf('/node_modules/');
+  if (at === -1) return undefined;
+  const rest = id.slice(at + '/node_modules/'.length).split('/');
+  const name = rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+  return { name, dir: id.slice(0, at + '/node_modules/'.length) + name };
+}
+
+/** Writes dist/THIRD-PARTY-LICENSES.md: the license of every third-party package inside the bundle. */
+function thirdPartyLicenses() {
+  return {
+    name: 'third-party-licenses',
+    generateBundle(_options, bundle) {
+      const found = new Map();
+      for (const chunk of Object.values(bundle)) {
+        for (const id of Object.keys(chunk.modules ?? {})) {
+          const pkg = packageOf(id);
+          if (pkg && !found.has(pkg.name)) found.set(pkg.name, pkg.dir);
+        }
+      }
+      const sections = [...found].sort(([a], [b]) => a.localeCompare(b)).map(([name, dir]) => {
+        const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+        const file = readdirSync(dir).find((entry) => /^(licen[cs]e|copying)(\.|$)/i.test(entry));
+        if (!file || !existsSync(path.join(dir, file))) throw new Error(`${name} is bundled but has no license file to carry`);
+        return `## ${name}@${manifest.version} (${manifest.license})\n\n${readFileSync(path.join(dir, file), 'utf8').trim()}\n`;
+      });
+      this.emitFile({
+        type: 'asset',
+        fileName: 'THIRD-PARTY-LICENSES.md',
+        source: `# Third-party code bundled in @toolshed/cli\n\n${sections.join('\n')}`,
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  input: { toolshed: 'dist/bin.js' },
+  input: { toolshed: 'src/bin.ts', index: 'src/index.ts' },
   platform: 'node',
-  external: [/^node:/, /^@toolshed\/(core|mcp|providers)(\/|$)/, 'valibot'],
+  external: EXTERNAL,
+  resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+  plugins: [thirdPartyLicenses()],
   output: {
     dir: 'dist',
     format: 'esm',

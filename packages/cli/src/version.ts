@@ -1,4 +1,4 @@
 import { createRequire } from 'node:module';
 
-/** This package's version (the file sits one level below package.json, built or bundled). */
-export const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+/** This package's version, found by the package's own name: the bundle's chunks sit at another depth than the sources. */
+export const version = (createRequire(import.meta.url)('@toolshed/cli/package.json') as { version: string }).version;
