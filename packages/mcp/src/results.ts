@@ -1,3 +1,4 @@
+import { capText, DEFAULT_MAX_CHARS, emptyResultText } from '@toolshed/providers';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -5,8 +6,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** An `isError` result: the model reads the message and can correct its call. */
-export function errorResult(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
+export function errorResult(message: string, maxChars: number = DEFAULT_MAX_CHARS): CallToolResult {
+  return { content: [{ type: 'text', text: capText(message, maxChars) }], isError: true };
 }
 
 /**
@@ -14,8 +15,14 @@ export function errorResult(message: string): CallToolResult {
  * for every client, and as `structuredContent` when it is an object (MCP allows
  * nothing else there). A tool that lists an output schema has an object output,
  * checked by the registry, so its result always carries the structured form.
+ *
+ * Text longer than `maxChars` (default 30000) is cut with the same note as every
+ * other path to a model (`capText` from @toolshed/providers). A cut object cannot
+ * be sent as `structuredContent`, and a client that holds an output schema for
+ * the tool refuses a success without it, so an object over the cap is sent as
+ * an `isError` result whose text is the cut output and the note.
  */
-export function successResult(name: string, output: unknown): CallToolResult {
+export function successResult(name: string, output: unknown, maxChars: number = DEFAULT_MAX_CHARS): CallToolResult {
   let json: string | undefined;
   try {
     json = JSON.stringify(output);
@@ -24,8 +31,15 @@ export function successResult(name: string, output: unknown): CallToolResult {
     const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
     return errorResult(`${name} returned output that cannot be sent as JSON (${reason}). This is a fault in the tool, not in your call.`);
   }
-  if (json === undefined) return { content: [] };
-  const result: CallToolResult = { content: [{ type: 'text', text: typeof output === 'string' ? output : json }] };
+  // Some clients pass results on to APIs that refuse an empty one (Anthropic's tool_result).
+  const text = typeof output === 'string' ? output : json;
+  if (text === undefined || text === '') return { content: [{ type: 'text', text: emptyResultText(name) }] };
+  if (text.length > maxChars) {
+    const result: CallToolResult = { content: [{ type: 'text', text: capText(text, maxChars) }] };
+    if (isPlainObject(output)) result.isError = true;
+    return result;
+  }
+  const result: CallToolResult = { content: [{ type: 'text', text }] };
   if (isPlainObject(output)) result.structuredContent = output;
   return result;
 }

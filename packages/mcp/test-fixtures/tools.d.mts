@@ -1,4 +1,4 @@
-import type { ToolRegistry } from '@toolshed/core';
+import type { RegistryOptions, ToolRegistry } from '@toolshed/core';
 
 export interface Seen {
   slowStarted: number;
@@ -7,4 +7,4 @@ export interface Seen {
   deleted: number;
 }
 
-export function createTestRegistry(): { registry: ToolRegistry; seen: Seen; slowAborted: Promise<void> };
+export function createTestRegistry(registryOptions?: RegistryOptions): { registry: ToolRegistry; seen: Seen; slowAborted: Promise<void> };

@@ -5,7 +5,8 @@ import { echo } from '@toolshed/tool-echo';
 import * as v from 'valibot';
 
 /** A registry with tools that exercise every path of tools/call, and a record of what handlers saw. */
-export function createTestRegistry() {
+/** @param {import("@toolshed/core").RegistryOptions} [registryOptions] */
+export function createTestRegistry(registryOptions = {}) {
   const seen = { slowStarted: 0, slowAborted: 0, abortReason: undefined, deleted: 0 };
   let onSlowAbort = () => {};
   const slowAborted = new Promise((resolve) => (onSlowAbort = resolve));
@@ -100,7 +101,9 @@ export function createTestRegistry() {
     run: () => ({ ...seen }),
   });
 
-  const registry = new ToolRegistry();
+  // These tests play an MCP client, which asks its user before a call (as `toolshed serve --yes`
+  // trusts it to); approval-by-default.test.ts serves a registry that keeps core's default.
+  const registry = new ToolRegistry({ approve: 'allow-all', ...registryOptions });
   for (const tool of [echo, slow, steps, advance, countWords, deleteRecord, bigNumber, probe]) registry.register(tool);
   return { registry, seen, slowAborted };
 }
