@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { ApproveHook, ToolDefinition, ToolRegistry } from '@toolshed/core';
+import type { ApprovalSetting, ToolDefinition, ToolRegistry } from '@toolshed/core';
 import { ConfigError, createHost, HostError, inspectPlugins, pluginLabel, type Host, type HostOptions, type PluginReport } from '@toolshed/host';
 import { UsageError } from './usage-error.js';
 
@@ -63,7 +63,7 @@ export async function inspectTools(): Promise<{ tools: ToolDefinition[] } & Tool
 }
 
 /** A sealed registry with every plugin's tools; plugin code loads on a tool's first call. */
-export async function loadTools(options: { approve?: ApproveHook } = {}): Promise<{ registry: ToolRegistry; host: Host } & ToolOrigins> {
+export async function loadTools(options: { approve?: ApprovalSetting } = {}): Promise<{ registry: ToolRegistry; host: Host } & ToolOrigins> {
   const host = await usingHost((hostOptions) => createHost({ ...hostOptions, ...(options.approve ? { registry: { approve: options.approve } } : {}) }));
   warn(host.plugins, host.warnings);
   return { registry: host.registry, host, pluginOf: origins(host.plugins) };

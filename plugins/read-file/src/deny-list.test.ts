@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DENY } from './deny-list.js';
 import { createPathPolicy } from './path-policy.js';
@@ -13,12 +14,19 @@ const SENSITIVE = [
   '.npmrc', 'packages/a/.npmrc', '.yarnrc.yml', '.pypirc', '.netrc', '_netrc', '.pgpass',
   '.git-credentials', '.htpasswd', '.vault-token', 'credentials', 'credentials.json', 'config/credentials.yml.enc',
   '.docker/config.json', 'home/.docker/config.json', 'terraform.tfstate', 'terraform.tfstate.backup',
+  '.env-local', '.env_production', 'app/.env-staging', '.ENV_LOCAL', 'putty.ppk', 'keys/deploy.PPK', 'private.asc',
+  'release-key.asc', 'terraform.tfvars', 'prod.auto.tfvars', 'infra/terraform.tfvars.json', 'secrets.json',
+  'SECRETS.JSON', 'config/secrets.yml', 'secrets.yaml', 'secrets.toml',
 ];
 
 const ORDINARY = [
   'README.md', 'src/env.ts', 'src/environment.ts', 'docs/env.md', 'keyboard.ts', 'src/keys.ts', 'monkey.txt',
   'pem-notes.md', 'src/credentials-form.tsx', '.gitignore', '.github/workflows/ci.yml', '.gitattributes',
   'docker/config.json', 'src/ssh.ts', 'npmrc.md', 'tfstate.md',
+  // Look-alikes of the names above that must stay readable
+  '.environment', 'src/env-local.ts', 'env_production.md', '.envrc.example', 'docs/ppk.md', 'ascii.txt', 'notes.ascii',
+  'src/asc-sort.ts', 'terraform.tfvars.example', 'variables.tf', 'main.tf', 'tfvars.md', 'src/secrets.ts', 'docs/secrets.md',
+  'secrets.example.json', 'secrets-schema.json', 'src/secrets/index.ts',
 ];
 
 describe('the built-in deny list', () => {
@@ -35,6 +43,30 @@ describe('the built-in deny list', () => {
   it('is documented entry by entry in the README', async () => {
     const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
     for (const pattern of DEFAULT_DENY) expect(readme).toContain(`\`${pattern}\``);
+  });
+});
+
+describe('the names found readable before the deny list was extended', () => {
+  let tree: TestTree;
+  const refused = ['.env-local', '.env_production', 'putty.ppk', 'keys/signing.asc', 'terraform.tfvars', 'secrets.json'];
+  const readable = ['terraform.tfvars.example', 'src/secrets.ts', 'docs/secrets.md'];
+  beforeAll(async () => {
+    tree = await makeTestTree();
+    for (const name of [...refused, ...readable]) {
+      await mkdir(path.dirname(path.join(tree.root, name)), { recursive: true });
+      await writeFile(path.join(tree.root, name), refused.includes(name) ? 'TOKEN-SECRET\n' : 'ordinary\n');
+    }
+  });
+  afterAll(() => tree.cleanup());
+
+  it.each(refused)('refuses to read %s, with nothing of it in the outcome', async (name) => {
+    const outcome = await read(registryFor({ root: tree.root }), { path: name });
+    expect(expectFailure(outcome, 'denied').error.message).toContain('deny list');
+    expect(JSON.stringify(outcome)).not.toContain('TOKEN-SECRET');
+  });
+
+  it.each(readable)('reads the look-alike %s', async (name) => {
+    expect(expectSuccess(await read(registryFor({ root: tree.root }), { path: name })).output.text).toBe('ordinary');
   });
 });
 

@@ -6,9 +6,12 @@
  * secrets live by convention.
  */
 export const DEFAULT_DENY: readonly string[] = [
-  // Environment files
+  // Environment files: dotenv's names, and the dash and underscore spellings
+  // other tools use for the same thing (.env-local, .env_production)
   '.env',
   '.env.*',
+  '.env-*',
+  '.env_*',
   '.envrc',
   // Private keys, certificates and key stores
   'id_rsa*',
@@ -21,6 +24,11 @@ export const DEFAULT_DENY: readonly string[] = [
   '*.pfx',
   '*.jks',
   '*.keystore',
+  // PuTTY private keys
+  '*.ppk',
+  // ASCII-armored PGP keys, as `gpg --export-secret-keys --armor` writes them; a detached
+  // signature shares the extension but holds nothing a model needs to read
+  '*.asc',
   // Folders that hold keys, tokens or repository internals
   '.ssh/',
   '.gnupg/',
@@ -41,4 +49,14 @@ export const DEFAULT_DENY: readonly string[] = [
   '**/.docker/config.json',
   '*.tfstate',
   '*.tfstate.*',
+  // Terraform variable files: where provider credentials and passwords are set
+  // (terraform.tfvars, prod.auto.tfvars); *.tfvars.example stays readable
+  '*.tfvars',
+  '*.tfvars.json',
+  // The conventional names of secret stores (Rails' config/secrets.yml, secrets.json
+  // of many frameworks); code about secrets (secrets.ts) stays readable
+  'secrets.json',
+  'secrets.yml',
+  'secrets.yaml',
+  'secrets.toml',
 ];

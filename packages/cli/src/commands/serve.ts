@@ -27,12 +27,14 @@ export function registerServe(program: Command): void {
     .command('serve')
     .description(
       "Serve your plugins' tools to MCP clients (Claude Desktop, Cursor, the MCP inspector) over stdio, " +
-        'or over Streamable HTTP with --http. The MCP client asks its user before calls, guided by the tools\' hints.',
+        'or over Streamable HTTP with --http. Tools that need approval (destructive, open-world) are denied unless --yes ' +
+        'says the MCP client asks its user before each call.',
     )
     .option('--http <[host:]port>', 'serve at http://HOST:PORT/mcp instead of stdio (HOST defaults to 127.0.0.1; port 0 picks a free one)')
+    .option('-y, --yes', 'run tools that need approval (destructive, open-world): the MCP client asks its user before each call')
     .option('--stateless', 'with --http: no sessions, every POST served on its own, so replicas can stand behind a load balancer without affinity')
     .option('--allow-origin <origin...>', 'with --http: browser origins allowed to call, e.g. http://localhost:6274 (any other Origin header gets 403)')
-    .action(async (options: { http?: string; stateless?: boolean; allowOrigin?: string[] }) => {
+    .action(async (options: { http?: string; stateless?: boolean; allowOrigin?: string[]; yes?: boolean }) => {
       // The MCP SDK takes ~300 ms to import: only this command pays for it.
       const mcp = await loadMcp();
       let address: { host?: string; port: number } | undefined;
@@ -52,7 +54,9 @@ export function registerServe(program: Command): void {
           throw new UsageError(`--allow-origin: ${(error as Error).message}`);
         }
       });
-      const { registry, host } = await loadTools();
+      // Without --yes the registry keeps core's default: a client set to approve every call
+      // on its own (or a person who never meant to serve send_email) cannot make it run.
+      const { registry, host } = await loadTools(options.yes ? { approve: 'allow-all' } : {});
       const count = plural(registry.list().length);
       const info = { name: 'toolshed', version };
 
