@@ -48,7 +48,8 @@ const tool = createSendEmailTool(
   { from: 'bench@example.com', smtp: { host: '127.0.0.1', port, pool: true }, allow: ['example.com'] },
   { cwd },
 );
-const registry = new ToolRegistry().register(tool).seal();
+// The bench measures sending, not approval: send_email is open-world, which core denies unless approved.
+const registry = new ToolRegistry({ approve: 'allow-all' }).register(tool).seal();
 const viaTool = async (i) => {
   const outcome = await registry.dispatch({ name: 'send_email', input: message(i) });
   if (!outcome.ok) throw new Error(outcome.error.message);
