@@ -162,9 +162,10 @@ describe('toolshed plugins', () => {
     const run = await toolshed(['plugins', '--json']);
     expect(run.code).toBe(1);
     const { plugins } = JSON.parse(run.stdout) as { plugins: { name: string; source: string; status: string; error?: { phase: string; message: string } }[] };
+    // The missing plugin does not hide the other's invalid options.
     expect(plugins.map(({ name, source, status, error }) => ({ name, source, status, phase: error?.phase }))).toEqual([
       { name: 'tool-missing', source: 'config', status: 'failed', phase: 'resolve' },
-      { name: '@toolshed/tool-read-file', source: 'config', status: 'loaded', phase: undefined },
+      { name: '@toolshed/tool-read-file', source: 'config', status: 'failed', phase: 'options' },
       { name: '@toolshed/tool-echo', source: 'dependency', status: 'loaded', phase: undefined },
     ]);
   });
@@ -209,3 +210,72 @@ describe('config errors', () => {
     expect(run.stderr).toContain('1 plugin you named could not be loaded:\n  - tool-missing [resolve]: package "tool-missing" is not installed in');
   });
 });
+
+describe('the project root, from a subfolder', () => {
+  it('list and call typed in a nested folder use the project above; --cwd still wins', async () => {
+    write('package.json', { name: 'app', dependencies: { '@toolshed/tool-echo': '^1' } });
+    write('toolshed.config.json', { rename: { echo: 'say' } });
+    const nested = path.join(project, 'src', 'deep', 'down');
+    mkdirSync(nested, { recursive: true });
+
+    const list = await toolshed(['list'], { cwd: nested });
+    expect(list).toMatchObject({ code: 0, stderr: '' });
+    expect(list.stdout).toMatch(/^say {2}@toolshed\/tool-echo@/);
+    const call = await toolshed(['call', 'say', '{"text":"from below"}'], { cwd: nested });
+    expect(call).toMatchObject({ code: 0, stderr: '' });
+    expect(call.stdout).toContain('from below');
+
+    const pinned = await toolshed(['--cwd', '.', 'list'], { cwd: nested });
+    expect(pinned).toMatchObject({ code: 0, stderr: '' });
+    expect(pinned.stdout).toBe('No tools. Install a Toolshed plugin package, e.g. @toolshed/tool-echo.\n');
+  });
+});
+
+describe('diagnostics that do not hide', () => {
+  it('a missing named plugin and another one\'s invalid options are reported together', async () => {
+    write('package.json', { name: 'app', dependencies: { '@toolshed/tool-echo': '^1' } });
+    write('toolshed.config.json', { plugins: ['tool-missing', ['@toolshed/tool-read-file', { root: 123, maxLinez: 5 }]] });
+    const call = await toolshed(['call', 'echo', '{"text":"hi"}']);
+    expect(call).toMatchObject({ code: 1, stdout: '' });
+    expect(call.stderr).toContain('2 plugins you named could not be loaded:');
+    expect(call.stderr).toContain('  - tool-missing [resolve]: package "tool-missing" is not installed in');
+    expect(call.stderr).toMatch(/ {2}- @toolshed\/tool-read-file@\S+ \[options\]: invalid options: option root: expected string, received number; unknown option "maxLinez"\./);
+    const plugins = await toolshed(['plugins']);
+    expect(plugins.code).toBe(1);
+    expect(plugins.stdout).toContain('  error (resolve): package "tool-missing" is not installed in');
+    expect(plugins.stdout).toContain('  error (options): invalid options: option root: expected string, received number; unknown option "maxLinez".');
+  });
+
+  it('a plugin declared as a devDependency but not installed is a warning naming it and the fix', async () => {
+    write('package.json', { name: 'app', dependencies: { '@toolshed/tool-echo': '^1' }, devDependencies: { '@acme/tool-weather': '^1' } });
+    const run = await toolshed(['list']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^echo {2}@toolshed\/tool-echo@/);
+    expect(run.stderr).toBe(
+      'toolshed: warning: skipped plugin @acme/tool-weather (resolve): it is declared in package.json "devDependencies" but is not installed, so its tools are missing. ' +
+        'Run npm install (npm ci --omit=dev, npm install --production and NODE_ENV=production leave devDependencies out: install them, or move it to "dependencies"). (see toolshed plugins)\n',
+    );
+    const plugins = await toolshed(['plugins']);
+    expect(plugins.stdout).toContain('@acme/tool-weather  skipped  from package.json: @acme/tool-weather\n  error (resolve): it is declared in package.json "devDependencies" but is not installed');
+  });
+
+  it('a plugin made for another core is a warning where its tools are used: list and call, and once in plugins', async () => {
+    const dir = markerPlugin('tool-shout', 'shout');
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    write('node_modules/tool-shout/package.json', { ...manifest, peerDependencies: { '@toolshed/core': '^0.9' } });
+    write('package.json', { name: 'app', dependencies: { 'tool-shout': '^3' } });
+    const warning = /^toolshed: warning: plugin tool-shout@3\.2\.1 asks for @toolshed\/core "\^0\.9" but runs with \d+\.\d+\.\d+\S*; its tools may misbehave\. Install a version of the plugin made for @toolshed\/core \S+\.\n$/;
+
+    const list = await toolshed(['list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^shout {2}tool-shout@3\.2\.1/);
+    expect(list.stderr).toMatch(warning);
+    expect(existsSync(path.join(dir, 'imported.marker'))).toBe(false);
+    const call = await toolshed(['call', 'shout', '{"text":"hi"}']);
+    expect(call).toMatchObject({ code: 0 });
+    expect(call.stderr).toMatch(warning);
+    const plugins = await toolshed(['plugins']);
+    expect(plugins.stdout.match(/asks for @toolshed\/core/g)).toHaveLength(1);
+  });
+});
+

@@ -12,12 +12,13 @@ export function setProjectOptions(options: { cwd?: string; config?: string }): v
 }
 
 function hostOptions(): HostOptions {
-  const cwd = path.resolve(project.cwd ?? '.');
-  if (project.cwd !== undefined && !statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new UsageError(`--cwd ${project.cwd}: there is no such directory.`);
-  }
   // --config is relative to where the command was typed, like any file argument.
-  return { cwd, ...(project.config !== undefined ? { config: path.resolve(project.config) } : {}) };
+  const options: HostOptions = project.config !== undefined ? { config: path.resolve(project.config) } : {};
+  // Without --cwd the host finds the project root upward from here, as npm does.
+  if (project.cwd === undefined) return options;
+  const cwd = path.resolve(project.cwd);
+  if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--cwd ${project.cwd}: there is no such directory.`);
+  return { ...options, cwd };
 }
 
 /** A config file that cannot be used is a usage error (exit 2), named by the host's message. */
@@ -31,14 +32,23 @@ async function usingHost<T>(run: (options: HostOptions) => Promise<T>): Promise<
   }
 }
 
-/** Skipped plugins and host-wide problems go to stderr, so a listing is never silently short. */
+/**
+ * Skipped plugins, plugins built for another core and host-wide problems go to stderr, so a
+ * listing is never silently short and a tool that may misbehave says so where it is used.
+ */
 function warn(plugins: PluginReport[], warnings: string[]): void {
   for (const warning of warnings) process.stderr.write(`toolshed: warning: ${warning}\n`);
   for (const plugin of plugins) {
-    if (plugin.status !== 'skipped' || !plugin.error) continue;
-    process.stderr.write(
-      `toolshed: warning: skipped plugin ${pluginLabel(plugin)} (${plugin.error.phase}): ${plugin.error.message} (see toolshed plugins)\n`,
-    );
+    if (plugin.status === 'skipped' && plugin.error) {
+      process.stderr.write(
+        `toolshed: warning: skipped plugin ${pluginLabel(plugin)} (${plugin.error.phase}): ${plugin.error.message} (see toolshed plugins)\n`,
+      );
+    } else if (plugin.status === 'loaded' && plugin.coreMismatch) {
+      const { range, running } = plugin.coreMismatch;
+      process.stderr.write(
+        `toolshed: warning: plugin ${pluginLabel(plugin)} asks for @toolshed/core ${JSON.stringify(range)} but runs with ${running}; its tools may misbehave. Install a version of the plugin made for @toolshed/core ${running}.\n`,
+      );
+    }
   }
 }
 

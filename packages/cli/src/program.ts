@@ -14,7 +14,7 @@ export function createProgram(): Command {
     .description('List, call and describe the tools of your Toolshed plugins')
     .version(version)
     .showHelpAfterError('(add --help for usage)')
-    .option('--cwd <dir>', 'the project root whose plugins to use (default: the current directory)')
+    .option('--cwd <dir>', 'the project root whose plugins to use (default: the nearest folder upward with a package.json, node_modules or toolshed.config.json)')
     .option('--config <file>', 'the config file (default: toolshed.config.json in the project root)')
     .hook('preAction', (command) => setProjectOptions(command.opts()))
     // Commander exits by itself; we map its errors to our exit codes instead.

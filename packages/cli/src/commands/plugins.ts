@@ -25,9 +25,7 @@ export function registerPlugins(program: Command): void {
         process.stdout.write(`${style('bold', pluginLabel(plugin))}  ${status}  ${style('dim', `from ${SOURCES[plugin.source]}: ${plugin.spec}`)}\n`);
         if (plugin.tools.length > 0) process.stdout.write(`  tools: ${plugin.tools.join(', ')}\n`);
         if (plugin.error) process.stdout.write(`  error (${plugin.error.phase}): ${plugin.error.message}\n`);
-        for (const warning of plugin.warnings) {
-          if (!warning.startsWith('skipped (')) process.stdout.write(`  warning: ${warning}\n`);
-        }
+        for (const warning of plugin.warnings) process.stdout.write(`  warning: ${warning}\n`);
       }
       for (const warning of warnings) process.stdout.write(`warning: ${warning}\n`);
     });
