@@ -35,7 +35,7 @@ function packageJson({ packageName, toolName, workspace }: PluginSpec): string {
     license: 'MIT',
     type: 'module',
     sideEffects: false,
-    engines: { node: '>=20' },
+    engines: { node: '>=20.12' },
     keywords: ['toolshed', 'toolshed-plugin'],
     exports: {
       '.': { types: './dist/index.d.ts', default: './dist/index.js' },
@@ -48,7 +48,8 @@ function packageJson({ packageName, toolName, workspace }: PluginSpec): string {
       build: 'tsc -p tsconfig.build.json && toolshed-manifest',
       typecheck: 'tsc -p tsconfig.json --noEmit',
       test: 'vitest run',
-      prepublishOnly: 'npm run build',
+      // npm pack and npm publish build first: a tarball without dist/ is a plugin without code.
+      prepack: 'npm run build',
     },
     peerDependencies: { '@toolshed/core': '^1' },
     dependencies: { valibot: range('valibot', workspace) },
@@ -66,7 +67,6 @@ const TSCONFIG = `{
     "types": ["node"],
     "strict": true,
     "declaration": true,
-    "sourceMap": true,
     "skipLibCheck": true,
     "isolatedModules": true,
     "verbatimModuleSyntax": true,
@@ -147,7 +147,8 @@ describe('${toolName}', () => {
 function readme({ packageName, toolName }: PluginSpec): string {
   return `# ${packageName}
 
-A [Toolshed](https://www.npmjs.com/package/@toolshed/core) plugin with the \`${toolName}\` tool.
+A [Toolshed](https://github.com/toolshed-dev/toolshed#readme) plugin with the \`${toolName}\` tool.
+An ES module (no CommonJS build) for Node 20.12 or later.
 
 ## Use it
 
@@ -156,8 +157,8 @@ the project's dependencies by the \`"toolshed"\` field of its package.json:
 
 \`\`\`sh
 npm install @toolshed/cli ${packageName}
-npx toolshed list
-npx toolshed call ${toolName} '{"text": "hello world"}'
+npx @toolshed/cli list
+npx @toolshed/cli call ${toolName} '{"text": "hello world"}'
 \`\`\`
 
 ## Develop it
@@ -166,7 +167,8 @@ npx toolshed call ${toolName} '{"text": "hello world"}'
 npm install
 npm test          # your tests and the @toolshed/testing conformance checks
 npm run build     # compiles to dist/ and writes dist/toolshed.json (the manifest)
-npm publish       # builds again first
+npm pack          # builds first (prepack), so the tarball always has dist/
+npm publish       # builds first too
 \`\`\`
 
 Keep \`"toolshed".tools\` in package.json the same as the tools the plugin
