@@ -25,6 +25,13 @@ export interface FakeBehaviour {
   echoCredentials?: boolean;
   /** Wait this long before answering MAIL FROM. */
   slowMailFromMs?: number;
+  /** Close the connection when RCPT TO arrives: a drop before DATA. */
+  dropAtRcpt?: boolean;
+  /**
+   * After taking a whole message (it counts as received): close the connection without a reply
+   * ('drop'), never reply ('silent'), or reply after `delayMs`.
+   */
+  afterData?: 'drop' | 'silent' | { delayMs: number };
 }
 
 export interface TestSmtpServer {
@@ -33,6 +40,8 @@ export interface TestSmtpServer {
   /** Every AUTH attempt the server saw, to prove the credentials arrived. */
   logins: { user: string; pass: string }[];
   behaviour: FakeBehaviour;
+  /** Connections made so far. */
+  connectionCount(): number;
   close(): Promise<void>;
 }
 
@@ -72,7 +81,8 @@ export async function startSmtpServer(behaviour: FakeBehaviour = {}): Promise<Te
       }
       callback();
     },
-    onRcptTo(address, _session, callback) {
+    onRcptTo(address, session, callback) {
+      if (state.behaviour.dropAtRcpt) return dropSession(session.id);
       const refused = state.behaviour.refuseRcpt?.(address.address);
       callback(refused ? refusal(refused) : undefined);
     },
@@ -101,6 +111,14 @@ export async function startSmtpServer(behaviour: FakeBehaviour = {}): Promise<Te
               raw: raw.toString('utf8'),
               mail,
             });
+            const after = state.behaviour.afterData;
+            if (after === 'drop') return dropSession(session.id);
+            if (after === 'silent') return;
+            if (after) {
+              const timer = setTimeout(() => (timers.delete(timer), callback(null, 'Ok: queued as TEST')), after.delayMs);
+              timers.add(timer);
+              return;
+            }
             callback(null, 'Ok: queued as TEST');
           },
           (error: unknown) => callback(error as Error),
@@ -108,7 +126,11 @@ export async function startSmtpServer(behaviour: FakeBehaviour = {}): Promise<Te
       });
     },
   };
-  const server = new SMTPServer(options);
+  const dropSession = (id: string) => {
+    for (const connection of server.connections) if (connection.session.id === id) connection._socket.destroy();
+  };
+  let connections = 0;
+  const server = new SMTPServer({ ...options, onConnect: (_session, callback) => (connections++, callback()) });
   server.on('error', () => {});
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
@@ -119,6 +141,7 @@ export async function startSmtpServer(behaviour: FakeBehaviour = {}): Promise<Te
     received,
     logins,
     behaviour,
+    connectionCount: () => connections,
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
