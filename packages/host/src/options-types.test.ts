@@ -62,4 +62,19 @@ describe('options handed over in code are typed from the plugin\'s own schema', 
     expect(await host.registry.dispatch({ name: 'where', input: {} })).toMatchObject({ ok: true, output: { maxLines: 1 } });
     expectTypeOf<PluginOptionsOf<AnyPlugin>>().toEqualTypeOf<Record<string, unknown>>();
   });
+
+  it('the README\'s clock: an unknown option is a type error even where a plain object schema would drop it at run time', async () => {
+    const clock = definePlugin({
+      name: 'my-clock',
+      apiVersion: 1,
+      options: v.object({ zone: v.optional(v.string(), 'UTC') }),
+      tools: (options) => [defineTool({ name: 'zone', description: 'Tell the time zone.', input: v.object({}), run: () => ({ zone: options.zone }) })],
+    });
+    expectTypeOf<PluginOptionsOf<typeof clock>>().toEqualTypeOf<{ zone?: string }>();
+    // @ts-expect-error zone must be a string
+    await expect(createHost({ plugins: [[clock, { zone: 7 }]] })).rejects.toThrow('my-clock [options]: invalid options: option zone: expected string, received number.');
+    // @ts-expect-error zome is no option of my-clock
+    const host = await createHost({ plugins: [[clock, { zome: 'Europe/Paris' }]] });
+    expect(await host.registry.dispatch({ name: 'zone', input: {} })).toMatchObject({ ok: true, output: { zone: 'UTC' } });
+  });
 });
