@@ -107,6 +107,13 @@ describe('toolshed new plugin refuses bad input and writes nothing', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('"get weather" is not a valid tool name');
     expect(existsSync(join(dir, 'good-name'))).toBe(false);
+    // Gemini refuses a digit first, so the scaffold does too, stating the rule.
+    const digit = await toolshed(['new', 'plugin', 'good-name', '--tool', '2fa_check'], dir);
+    expect(digit.code).toBe(2);
+    expect(digit.stderr).toBe(
+      'toolshed: "2fa_check" is not a valid tool name: use a letter or "_" first, then letters, digits, "_" or "-", at most 64 in all (what OpenAI, Anthropic, Gemini and MCP all accept), e.g. get_weather.\n',
+    );
+    expect(existsSync(join(dir, 'good-name'))).toBe(false);
   });
 
   it('a folder that is not empty, leaving its files as they were', async () => {

@@ -1,4 +1,4 @@
-import { isToolName } from '@toolshed/core';
+import { isToolName, TOOL_NAME_RULE } from '@toolshed/core/name';
 import { UsageError } from '../usage-error.js';
 
 // npm's rules for new package names: lower case, URL-safe, at most 214 characters, an optional @scope/.
@@ -19,14 +19,15 @@ export function toolNameFor(packageName: string): string {
     .replace(/^@[^/]+\//, '')
     .replace(/^(toolshed-plugin-|toolshed-tool-|toolshed-|tool-|plugin-)/, '')
     .replace(/[^a-zA-Z0-9_]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 64);
-  return base === '' ? 'my_tool' : base;
+    .replace(/^_+|_+$/g, '');
+  if (base === '') return 'my_tool';
+  // A tool name starts with a letter or "_" (Gemini's rule): tool-2fa gets tool_2fa.
+  return (/^[0-9]/.test(base) ? `tool_${base}` : base).slice(0, 64);
 }
 
 export function checkToolName(name: string): string {
   if (!isToolName(name)) {
-    throw new UsageError(`"${name}" is not a valid tool name: use 1 to 64 letters, digits, "_" or "-", e.g. get_weather.`);
+    throw new UsageError(`"${name}" is not a valid tool name: use ${TOOL_NAME_RULE}, e.g. get_weather.`);
   }
   return name;
 }
