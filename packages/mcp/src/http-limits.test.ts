@@ -33,9 +33,9 @@ async function errorOf(res: Response): Promise<{ code: number; message: string }
 }
 
 describe('Origin', () => {
-  it('refuses every Origin by default with 403, and answers clients that send none', async () => {
+  it('refuses a web origin by default with 403, and answers loopback origins and clients that send none', async () => {
     const { service } = await serve();
-    for (const origin of ['http://evil.example', `http://127.0.0.1:${service.port}`, 'http://localhost:6274', 'null', 'not a url']) {
+    for (const origin of ['http://evil.example', 'https://127.0.0.1.evil.example', 'http://localhost.evil.example:80', 'null', 'not a url', 'file:///tmp/a.html']) {
       const res = await post(service.url, INITIALIZE, { origin });
       expect(res.status, origin).toBe(403);
       expect((await errorOf(res)).message).toBe(
@@ -43,21 +43,22 @@ describe('Origin', () => {
       );
     }
     expect(service.sessionCount).toBe(0);
-    expect((await post(service.url, INITIALIZE)).status).toBe(200);
-    expect(service.sessionCount).toBe(1);
+    for (const origin of [`http://127.0.0.1:${service.port}`, 'http://localhost:6274', 'https://[::1]:8443', undefined]) {
+      expect((await post(service.url, INITIALIZE, origin === undefined ? {} : { origin })).status, origin).toBe(200);
+    }
+    expect(service.sessionCount).toBe(4);
   });
 
   it('lets allowed origins in, compared as origins, and refuses look-alikes', async () => {
-    const { service } = await serve({ allowedOrigins: ['HTTP://LOCALHOST:6274/', 'https://app.example:443'] });
-    expect((await post(service.url, INITIALIZE, { origin: 'http://localhost:6274' })).status).toBe(200);
+    const { service } = await serve({ allowedOrigins: ['HTTPS://APP.EXAMPLE:443/'] });
     expect((await post(service.url, INITIALIZE, { origin: 'https://app.example' })).status).toBe(200);
-    for (const origin of ['http://localhost:6275', 'https://localhost:6274', 'http://localhost', 'https://app.example.evil', 'null']) {
+    for (const origin of ['https://app.example:8443', 'http://app.example', 'https://app.example.evil', 'null']) {
       expect((await post(service.url, INITIALIZE, { origin })).status, origin).toBe(403);
     }
   });
 
   it('checks the Origin of requests inside a session and in stateless mode too', async () => {
-    const { service } = await serve({ allowedOrigins: ['http://localhost:6274'] });
+    const { service } = await serve({ allowedOrigins: ['https://app.example'] });
     const init = await post(service.url, INITIALIZE);
     const sessionId = init.headers.get('mcp-session-id')!;
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });

@@ -133,11 +133,13 @@ describe('serveHttp', () => {
     expect(fixture.seen.deleted).toBe(0);
   });
 
-  it('answers an unknown tool with isError naming the available tools', async () => {
-    const result = await client.callTool({ name: 'ecoh', arguments: { text: 'x' } });
-    expect(result.isError).toBe(true);
-    const text = (result.content as { text: string }[])[0]!.text;
-    expect(text).toMatch(/^Unknown tool "ecoh"; available tools: echo, slow, /);
+  it('answers an unknown tool with -32602 naming the available tools, and the transcript sees the call', async () => {
+    await expect(client.callTool({ name: 'ecoh', arguments: { text: 'x' } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/^MCP error -32602: Unknown tool "ecoh"; available tools: echo, slow, /),
+    });
+    const end = events.find((e) => e.type === 'call.end');
+    expect(end?.type === 'call.end' && !end.outcome.ok && end.outcome.error.code).toBe('unknown_tool');
   });
 
   it('passes a tool\'s own refusal through as isError', async () => {

@@ -6,6 +6,8 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { hostHeaderAllowed, isLoopback } from './host-check.js';
 import { originAllowed, readAllowedOrigins } from './origin-check.js';
+import { invalidParams } from './params-gate.js';
+import { readBody } from './read-body.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
 
 export interface HttpOptions extends McpServerOptions {
@@ -16,9 +18,10 @@ export interface HttpOptions extends McpServerOptions {
   /** Default `/mcp`. */
   path?: string;
   /**
-   * Browser origins allowed to call, e.g. `['http://localhost:6274']`. A request
-   * whose `Origin` header names any other origin gets 403. Clients that are not
-   * browsers send no `Origin` and are not affected. Default: none.
+   * Web origins allowed to call besides this machine's own (`http://localhost:*`,
+   * `http://127.0.0.1:*`, `http://[::1]:*`), e.g. `['https://app.example']`. A
+   * request whose `Origin` header names any other origin gets 403. Clients that
+   * are not browsers send no `Origin` and are not affected. Default: none.
    */
   allowedOrigins?: readonly string[];
   /**
@@ -123,6 +126,16 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
     if (sessions.size + opening >= cap) {
       return sendError(res, 503, `Too many sessions: this server keeps at most ${cap} open. End a session you no longer use (DELETE it), or try again once idle ones expire.`, -32000, { 'retry-after': '60' });
     }
+    // The transport takes a malformed initialize for some other request ("Server not initialized"):
+    // read the body first, so that its params get -32602 naming the field.
+    const body = await readBody(req);
+    if (!body.ok) return sendError(res, body.status, body.message, body.code);
+    const invalid = invalidParams(body.value);
+    if (invalid) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: (body.value as { id: unknown }).id, error: invalid }));
+      return;
+    }
     opening += 1;
     const server = createMcpServer(registry, serverOptions);
     const session: Session = { server, transport: undefined as unknown as StreamableHTTPServerTransport, open: 0 };
@@ -137,7 +150,7 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
     keepOpen(session, res);
     try {
       await server.connect(session.transport);
-      await session.transport.handleRequest(req, res);
+      await session.transport.handleRequest(req, res, body.value);
     } finally {
       opening -= 1;
     }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { isLoopback } from './host-check.js';
 
 /**
  * Reads an origin as a browser sends it in its `Origin` header (scheme, host
@@ -33,16 +34,22 @@ export function readAllowedOrigins(origins: readonly string[]): ReadonlySet<stri
 
 /**
  * MCP requires servers to refuse (403) a present `Origin` they do not allow:
- * a browser sends it with every cross-site request, so a web page cannot call
- * the tools of a server the user runs. Clients that are not browsers send none.
+ * a browser sends it with every cross-site request, so a web page on another
+ * site cannot call the tools of a server the user runs (DNS rebinding). Pages
+ * served from this machine (a loopback origin, such as the MCP inspector's) are
+ * allowed, as by the SDK's own localhost protection; others only when listed.
+ * Clients that are not browsers send no `Origin`.
  */
 export function originAllowed(req: IncomingMessage, allowed: ReadonlySet<string>): boolean {
   const header = req.headers.origin;
   if (header === undefined) return true;
+  let url: URL;
   try {
-    return allowed.has(new URL(header).origin);
+    url = new URL(header);
   } catch {
     // `null` (sandboxed frames, file: pages) and garbage are never allowed.
     return false;
   }
+  if (allowed.has(url.origin)) return true;
+  return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopback(url.hostname);
 }

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { ToolRegistry } from '@toolshed/core';
 import { toMcpTools } from '@toolshed/providers';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { guardParams } from './params-gate.js';
 import { forwardProgress } from './progress.js';
 import { errorResult, successResult } from './results.js';
 
@@ -15,13 +17,29 @@ export interface McpServerOptions {
   instructions?: string;
 }
 
+/** The SDK's server, with malformed `tools/call` and `initialize` params answered -32602 on every transport. */
+class ToolshedServer extends Server {
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    guardParams(transport);
+  }
+}
+
+/**
+ * A JSON-RPC error as the SDK sends it: its `code`, and its message as is (the
+ * SDK's McpError would prefix "MCP error -32602: " to what the client shows).
+ */
+function protocolError(code: number, message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code });
+}
+
 /**
  * An MCP server (the SDK's low-level `Server`) whose tools are the registry's:
  * `tools/list` reads the registry and `tools/call` dispatches to it. Connect it
  * to any SDK transport; `serveStdio` and `serveHttp` do that for you.
  */
 export function createMcpServer(registry: ToolRegistry, options: McpServerOptions = {}): Server {
-  const server = new Server(
+  const server = new ToolshedServer(
     { name: options.name ?? 'toolshed', version: options.version ?? '1.0.0' },
     { capabilities: { tools: {} }, ...(options.instructions !== undefined && { instructions: options.instructions }) },
   );
@@ -38,6 +56,8 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
     try {
       // `arguments` is optional in MCP; a tool with required fields then names the missing one.
       const outcome = await registry.dispatch({ name, input: args ?? {}, callId }, { signal: extra.signal });
+      // MCP lists an unknown tool among protocol errors (-32602), unlike a call the model can correct.
+      if (!outcome.ok && outcome.error.code === 'unknown_tool') throw protocolError(ErrorCode.InvalidParams, outcome.error.message);
       return outcome.ok ? successResult(name, outcome.output) : errorResult(outcome.error.message);
     } finally {
       stopProgress?.();

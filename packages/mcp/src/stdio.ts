@@ -1,14 +1,16 @@
 import type { Readable, Writable } from 'node:stream';
 import type { ToolRegistry } from '@toolshed/core';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
+import { LineTransport } from './stdio-transport.js';
 
 export interface StdioOptions extends McpServerOptions {
   /** Default `process.stdin`. */
   stdin?: Readable;
   /** Default `process.stdout`: nothing else may write to it while serving. */
   stdout?: Writable;
+  /** Where lines that are not JSON-RPC are reported. Default `process.stderr`. */
+  stderr?: Writable;
 }
 
 export interface StdioService {
@@ -24,18 +26,11 @@ export interface StdioService {
  * client goes away are aborted.
  */
 export async function serveStdio(registry: ToolRegistry, options: StdioOptions = {}): Promise<StdioService> {
-  const { stdin = process.stdin, stdout = process.stdout, ...serverOptions } = options;
+  const { stdin = process.stdin, stdout = process.stdout, stderr = process.stderr, ...serverOptions } = options;
   const server = createMcpServer(registry, serverOptions);
-  const transport = new StdioServerTransport(stdin, stdout);
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
-  server.onclose = () => {
-    stdin.off('end', onEnd);
-    markClosed();
-  };
-  // The SDK's stdio transport does not notice the client closing our input.
-  const onEnd = () => void server.close();
-  stdin.once('end', onEnd);
-  await server.connect(transport);
+  server.onclose = markClosed;
+  await server.connect(new LineTransport(stdin, stdout, stderr));
   return { server, closed, close: () => server.close() };
 }

@@ -142,13 +142,14 @@ describe('toolshed serve (stdio)', { timeout: 30_000 }, () => {
     expect(result).toEqual({ content: [{ type: 'text', text: '{"text":"HI"}' }], structuredContent: { text: 'HI' } });
   });
 
-  it('answers invalid input and unknown tools with isError', async () => {
+  it('answers invalid input with isError, and an unknown tool with -32602', async () => {
     const invalid = await client.callTool({ name: 'shout', arguments: { text: 1 } });
     expect(invalid.isError).toBe(true);
     expect(text(invalid)).toMatch(/^Invalid input for shout\.text: expected string, received number/);
-    const unknown = await client.callTool({ name: 'whisper', arguments: { text: 'x' } });
-    expect(unknown.isError).toBe(true);
-    expect(text(unknown)).toBe('Unknown tool "whisper"; available tools: shout, slow, steps, advance, probe.');
+    await expect(client.callTool({ name: 'whisper', arguments: { text: 'x' } })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Unknown tool "whisper"; available tools: shout, slow, steps, advance, probe.',
+    });
   });
 
   it('aborts a cancelled call in the plugin', async () => {
@@ -210,8 +211,7 @@ describe('toolshed serve --http', { timeout: 30_000 }, () => {
       const invalid = await client.callTool({ name: 'shout', arguments: {} });
       expect(invalid.isError).toBe(true);
       expect(text(invalid)).toMatch(/^Invalid input for shout\.text: /);
-      const unknown = await client.callTool({ name: 'nope', arguments: {} });
-      expect(unknown.isError).toBe(true);
+      await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602 });
 
       const cancel = new AbortController();
       await expect(

@@ -33,7 +33,7 @@ export function registerServe(program: Command): void {
     .option('--http <[host:]port>', 'serve at http://HOST:PORT/mcp instead of stdio (HOST defaults to 127.0.0.1; port 0 picks a free one)')
     .option('-y, --yes', 'run tools that need approval (destructive, open-world): the MCP client asks its user before each call')
     .option('--stateless', 'with --http: no sessions, every POST served on its own, so replicas can stand behind a load balancer without affinity')
-    .option('--allow-origin <origin...>', 'with --http: browser origins allowed to call, e.g. http://localhost:6274 (any other Origin header gets 403)')
+    .option('--allow-origin <origin...>', 'with --http: web origins allowed to call besides this machine\'s own, e.g. https://app.example (any other Origin gets 403)')
     .action(async (options: { http?: string; stateless?: boolean; allowOrigin?: string[]; yes?: boolean }) => {
       // The MCP SDK takes ~300 ms to import: only this command pays for it.
       const mcp = await loadMcp();
