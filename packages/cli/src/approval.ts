@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { approvalPolicy, type ApproveHook } from '@toolshed/core';
+import { approvalPolicy, approvalRisk, type ApproveHook } from '@toolshed/core';
 
 /**
  * The CLI's approval: tools that need approval (destructive or open-world)
@@ -12,22 +12,15 @@ export function terminalApproval(yes: boolean): ApproveHook {
     if (!process.stdin.isTTY || !process.stderr.isTTY) {
       return {
         approved: false,
-        reason: `${tool.name} needs approval (it is ${describeRisk(tool.annotations)}) and there is no terminal to ask; run it again with --yes to allow it`,
+        reason: `${tool.name} needs approval (it is ${approvalRisk(tool)}) and there is no terminal to ask; run it again with --yes to allow it`,
       };
     }
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {
-      const answer = await rl.question(`Allow ${tool.name} (${describeRisk(tool.annotations)}) with ${JSON.stringify(call.input)}? [y/N] `);
+      const answer = await rl.question(`Allow ${tool.name} (${approvalRisk(tool)}) with ${JSON.stringify(call.input)}? [y/N] `);
       return /^y(es)?$/i.test(answer.trim()) ? true : { approved: false, reason: 'the user said no' };
     } finally {
       rl.close();
     }
   });
-}
-
-function describeRisk(annotations: { destructive?: boolean; openWorld?: boolean } | undefined): string {
-  const risks = [];
-  if (annotations?.destructive) risks.push('destructive');
-  if (annotations?.openWorld) risks.push('open-world');
-  return risks.join(' and ');
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalPolicy, needsApproval } from './approval-policy.js';
+import { approvalPolicy, approvalRisk, needsApproval } from './approval-policy.js';
 
 const call = { callId: 'c', name: 't', input: {} };
 const tool = (annotations?: Record<string, boolean>) => ({ name: 't', description: 'd', inputSchema: { type: 'object' }, ...(annotations ? { annotations } : {}) });
@@ -17,5 +17,12 @@ describe('approvalPolicy', () => {
     expect(await approve(call, tool({ openWorld: true }))).toBe(false);
     expect(asked).toEqual(['{"destructive":true}', '{"openWorld":true}']);
     expect(needsApproval(tool({ destructive: false, idempotent: true }))).toBe(false);
+  });
+
+  it('names the risk in words', () => {
+    expect(approvalRisk(tool({ destructive: true }))).toBe('destructive');
+    expect(approvalRisk(tool({ openWorld: true, readOnly: true }))).toBe('open-world');
+    expect(approvalRisk(tool({ destructive: true, openWorld: true }))).toBe('destructive and open-world');
+    expect(approvalRisk(tool({ readOnly: true }))).toBe('');
   });
 });
