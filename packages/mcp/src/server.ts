@@ -4,6 +4,7 @@ import { toMcpTools } from '@toolshed/providers';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { callIdOf } from './call-id.js';
 import { guardParams } from './params-gate.js';
 import { forwardProgress } from './progress.js';
 import { errorResult, successResult } from './results.js';
@@ -49,7 +50,9 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
-    const callId = `call_${randomUUID()}`;
+    const named = callIdOf(request.params._meta, () => `call_${randomUUID()}`);
+    if ('problem' in named) throw protocolError(ErrorCode.InvalidParams, named.problem);
+    const { callId } = named;
     const progressToken = request.params._meta?.progressToken;
     const stopProgress =
       progressToken === undefined ? undefined : forwardProgress(registry, callId, progressToken, extra.sendNotification);
