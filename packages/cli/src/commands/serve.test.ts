@@ -341,6 +341,54 @@ describe('toolshed serve --http --stateless', { timeout: 30_000 }, () => {
     }
   });
 
+  it('answers many concurrent calls through the balancer, each from the process it reached', async () => {
+    const replicas = await Promise.all([serveHttp(['127.0.0.1:0', '--stateless']), serveHttp(['127.0.0.1:0', '--stateless'])]);
+    const balancer = await roundRobin(replicas.map((r) => r.url));
+    try {
+      const client = new Client({ name: 'behind-a-balancer', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(balancer.url)));
+      const texts = Array.from({ length: 40 }, (_, i) => `concurrent ${i}`);
+      const results = await Promise.all(texts.map((t) => client.callTool({ name: 'shout', arguments: { text: t } })));
+      expect(results.map((r) => r.structuredContent)).toEqual(texts.map((t) => ({ text: t.toUpperCase() })));
+      const calls = balancer.served.filter((s) => s.method === 'tools/call').map((s) => s.backend);
+      expect(calls.filter((b) => b === 0)).toHaveLength(20);
+      expect(calls.filter((b) => b === 1)).toHaveLength(20);
+      await client.close();
+    } finally {
+      await balancer.close();
+      for (const replica of replicas) replica.child.kill('SIGTERM');
+    }
+  });
+
+  it('lets an origin named with --allow-origin in, and refuses other web origins with 403', async () => {
+    const { child, url, exited } = await serveHttp(['127.0.0.1:0', '--allow-origin', 'https://app.example']);
+    try {
+      const init = (origin: string) =>
+        fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'o', version: '1' } } }),
+        });
+      expect((await init('https://app.example')).status).toBe(200);
+      const refused = await init('https://evil.example');
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/^Forbidden: requests from the web origin "https:\/\/evil\.example" are not allowed\./);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+
+  it('refuses an --allow-origin that is not an origin, as a usage error', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--http', '0', '--allow-origin', 'https://app.example/path'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+    expect(await new Promise<number | null>((resolve) => child.once('exit', resolve))).toBe(2);
+    expect(err).toBe(
+      'toolshed: --allow-origin: "https://app.example/path" is not an origin; write it as a browser sends it, scheme, host and port, e.g. http://localhost:6274.\n',
+    );
+  });
+
   it('refuses --stateless without --http, as a usage error', async () => {
     const child = spawn(process.execPath, [bin, 'serve', '--stateless'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
