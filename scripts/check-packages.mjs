@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Lint every published package as it would be published: pack it once (pnpm
 // pack rewrites workspace: ranges, as publishing does), then run publint and
-// "Are the Types Wrong?" (ESM-only profile) on that tarball. Any message from
-// either, suggestions included, fails the run. Run after a build.
+// "Are the Types Wrong?" (ESM-only profile) on that tarball, and check what a
+// user and the registry's page expect of its files (published-files.mjs:
+// LICENSE, metadata, README, no dangling source maps, no test data, licenses of
+// bundled code). Any message, suggestions included, fails the run. Run after a build.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
+import { publishedFileProblems } from './published-files.mjs';
 
 const run = promisify(execFile);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,6 +55,9 @@ async function check({ dir, pkg }, out) {
   for (const [field, value] of Object.entries({ ...packed.dependencies, ...packed.peerDependencies })) {
     if (String(value).startsWith('workspace:')) problems.push(`packed package.json still has ${field}: "${value}"`);
   }
+  const unpacked = mkdtempSync(path.join(out, 'unpacked-'));
+  await run('tar', ['-xzf', tarball, '-C', unpacked]);
+  problems.push(...publishedFileProblems(path.join(unpacked, 'package'), packed, path.relative(root, dir)));
   try {
     await run(attw, [tarball, '--profile', 'esm-only', '--no-definitely-typed', '--format', 'ascii', '--no-color', '--no-emoji'], { cwd: dir });
   } catch (error) {
@@ -84,7 +90,7 @@ async function main() {
       for (const problem of problems) console.log(`     ${problem.replaceAll('\n', '\n     ')}`);
     }
     if (failed > 0) {
-      console.log(`\n${failed} of ${results.length} packages have problems; fix their package.json (exports, files, types) and rebuild.`);
+      console.log(`\n${failed} of ${results.length} packages have problems; fix what each one lists (package.json, README, files) and rebuild.`);
       process.exitCode = 1;
     } else {
       console.log(`\nAll ${results.length} published packages pass publint and attw (esm-only).`);

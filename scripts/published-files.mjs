@@ -1,0 +1,104 @@
+// What a published package's files must be, checked on the unpacked tarball:
+// the things publint and attw do not look at, which users and the registry's
+// page expect. Each problem is one line saying what is wrong and where.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+function files(dir, prefix = '') {
+  const out = [];
+  for (const entry of readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
+    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...files(dir, relative));
+    else out.push(relative);
+  }
+  return out;
+}
+
+// Test code and test data: tests beside the code, fixtures, corpora of attack strings.
+const TEST_FILE = /(^|\/)(__tests__|__fixtures__|fixtures?|test-data)\/|\.(test|spec|fixture)\.[cm]?[jt]sx?$|(^|[/-])corpus\.|-corpus\./;
+// rolldown and esbuild mark each bundled module with its path.
+const BUNDLED_MODULE = /^\/\/(?:#region| ) .*?node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/\s]+)\//gm;
+
+function metadataProblems(pkg, directory) {
+  const problems = [];
+  if (typeof pkg.license !== 'string' || pkg.license === '') problems.push('package.json has no "license"');
+  const repository = pkg.repository;
+  if (typeof repository !== 'object' || !repository || typeof repository.url !== 'string' || !/^git\+https:\/\//.test(repository.url)) {
+    problems.push('package.json needs "repository": {"type": "git", "url": "git+https://...", "directory": "..."}');
+  } else if (repository.directory !== directory) {
+    problems.push(`package.json "repository.directory" is ${JSON.stringify(repository.directory)}; it must be "${directory}", where the package lives`);
+  }
+  if (typeof pkg.homepage !== 'string' || !/^https:\/\//.test(pkg.homepage)) problems.push('package.json needs a "homepage" (https URL)');
+  const bugs = typeof pkg.bugs === 'string' ? pkg.bugs : pkg.bugs?.url;
+  if (typeof bugs !== 'string' || !/^https:\/\//.test(bugs)) problems.push('package.json needs "bugs": {"url": "https://..."}');
+  if (!Array.isArray(pkg.keywords) || pkg.keywords.length === 0) problems.push('package.json needs "keywords"');
+  if (typeof pkg.engines?.node !== 'string') problems.push('package.json needs "engines": {"node": ">=..."}');
+  return problems;
+}
+
+function readmeProblems(readme, pkg) {
+  const problems = [];
+  const minimum = /^>=\s*v?(\d+(?:\.\d+){0,2})$/.exec(pkg.engines?.node ?? '')?.[1];
+  if (!/\bESM-only\b/i.test(readme)) problems.push('README.md does not say the package is ESM-only');
+  if (minimum && !new RegExp(`\\bNode(?:\\.js)? ${minimum.replaceAll('.', '\\.')}\\b`).test(readme)) {
+    problems.push(`README.md does not say the minimum Node version, "Node ${minimum}" (from engines.node "${pkg.engines.node}")`);
+  }
+  // On the registry's page a relative link leads nowhere: the README is shown without the repository around it.
+  for (const match of readme.matchAll(/\]\(\s*<?([^)\s>]+)/g)) {
+    const target = match[1];
+    if (/^(https?:|mailto:|#)/.test(target)) continue;
+    problems.push(`README.md links to "${target}", which does not work on the registry's page; use an absolute https URL`);
+  }
+  return problems;
+}
+
+function sourceMapProblems(dir, all) {
+  const problems = [];
+  const present = new Set(all);
+  for (const file of all.filter((name) => name.endsWith('.map'))) {
+    let map;
+    try {
+      map = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+    } catch {
+      problems.push(`${file} is not a valid source map`);
+      continue;
+    }
+    const missing = (map.sources ?? []).filter((source, index) => {
+      if (map.sourcesContent?.[index] != null) return false;
+      return !present.has(path.posix.normalize(path.posix.join(path.posix.dirname(file), map.sourceRoot ?? '', source)));
+    });
+    if (missing.length > 0) problems.push(`${file} points to ${missing.join(', ')}, not in the package: ship the sources or drop the map`);
+  }
+  return problems;
+}
+
+function bundledLicenseProblems(dir, all) {
+  const bundled = new Set();
+  for (const file of all.filter((name) => /\.[cm]?js$/.test(name))) {
+    for (const match of readFileSync(path.join(dir, file), 'utf8').matchAll(BUNDLED_MODULE)) bundled.add(match[1]);
+  }
+  if (bundled.size === 0) return [];
+  const notices = all.filter((name) => /(^|\/)THIRD[-_]PARTY[-_](LICENSES|NOTICES)(\.[a-z]+)?$/i.test(name)).map((name) => readFileSync(path.join(dir, name), 'utf8'));
+  return [...bundled]
+    .filter((name) => !notices.some((text) => text.includes(`## ${name}@`)))
+    .map((name) => `bundles code of ${name} without its license notice (a THIRD-PARTY-LICENSES file with a "## ${name}@version" section)`);
+}
+
+/**
+ * Problems with an unpacked package: `dir` is its folder (the tarball's package/),
+ * `pkg` its packed package.json, `directory` where it lives in the repository.
+ */
+export function publishedFileProblems(dir, pkg, directory) {
+  const all = files(dir);
+  const problems = [];
+  if (!all.some((name) => /^(LICEN[CS]E|COPYING)(\.(md|txt))?$/i.test(name))) problems.push('the tarball has no LICENSE file');
+  problems.push(...metadataProblems(pkg, directory));
+  const readme = all.find((name) => /^readme\.md$/i.test(name));
+  if (!readme) problems.push('the tarball has no README.md');
+  else problems.push(...readmeProblems(readFileSync(path.join(dir, readme), 'utf8'), pkg));
+  problems.push(...sourceMapProblems(dir, all));
+  for (const file of all.filter((name) => TEST_FILE.test(name))) problems.push(`${file} is test code or test data: leave it out of "files" and the build`);
+  problems.push(...bundledLicenseProblems(dir, all));
+  return problems;
+}
+
