@@ -46,10 +46,28 @@ export async function coreMismatch(peerDependencies: unknown): Promise<CoreMisma
       : undefined;
   if (range === undefined) return undefined;
   const running = runningCoreVersion();
-  // Loaded here, not at startup: only a plugin with a package.json needs the check.
-  const { default: satisfies } = await import('semver/functions/satisfies.js');
-  if (typeof range === 'string' && satisfies(running, range, { includePrerelease: true })) return undefined;
+  if (typeof range === 'string' && (await admits(running, range))) return undefined;
   return { range: typeof range === 'string' ? range : JSON.stringify(range), running };
+}
+
+// The forms compare-versions reads as semver does (compat.test.ts checks them against semver):
+// a release version, and one caret range of a major from 1 up, without leading zeros, as plugins declare.
+const RELEASE = /^\d+\.\d+\.\d+$/;
+const CARET = /^\^[1-9]\d*(?:\.(?:0|[1-9]\d*)){0,2}$/;
+
+/**
+ * Whether a peer range admits a version, as npm reads it. Listings check every plugin, and
+ * semver costs about a fifth of `toolshed list`'s start-up (it compiles some 40 regular
+ * expressions), so the form nearly every plugin declares (`^1`) is read by compare-versions,
+ * a few small functions; every other range or version goes to semver.
+ */
+export async function admits(version: string, range: string): Promise<boolean> {
+  if (RELEASE.test(version) && CARET.test(range)) {
+    const { satisfies } = await import('compare-versions');
+    return satisfies(version, range);
+  }
+  const { default: satisfies } = await import('semver/functions/satisfies.js');
+  return satisfies(version, range, { includePrerelease: true });
 }
 
 export function describeCoreMismatch(mismatch: CoreMismatch): string {
