@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import * as v from 'valibot';
 import { parseAllowList, type AllowList } from './allow.js';
 import { DEFAULTS, SendEmailOptionsSchema, type SendEmailOptions } from './options.js';
+import { insideRoot } from './safe-file.js';
 import { Scrubber } from './secrets.js';
 import { resolveLedger, type LedgerConfig } from './stores.js';
 
@@ -48,6 +49,10 @@ export function resolveConfig(options: SendEmailOptions | undefined, cwd: string
     fail(`${problems.join('; ')}.`);
   }
   const o = parsed.output;
+  // Files are written only inside the project (see safe-file.ts); say so when the options are read.
+  if (o.outbox !== undefined && !insideRoot(cwd, o.outbox)) {
+    fail(`outbox ${JSON.stringify(o.outbox)} is outside the project root; the outbox must be a folder inside the project, such as ".toolshed/outbox".`);
+  }
   const smtp = o.smtp ? resolveSmtp(o.smtp, env) : undefined;
   if (smtp && !o.from) fail('"from" is required when smtp is configured: it is the fixed sender of every message.');
   return {

@@ -25,7 +25,8 @@ export async function makeHarness(options: SendEmailOptions | undefined, cwd?: s
   const dir = cwd ?? (await makeTempDir());
   const logs: string[] = [];
   const log = (level: string) => (message: string, data?: unknown) => logs.push(`${level} ${message} ${JSON.stringify(data ?? null)}`);
-  const registry = new ToolRegistry({ logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') } });
+  // send_email is destructive, so core asks for approval; these tests approve every call.
+  const registry = new ToolRegistry({ approve: 'allow-all', logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') } });
   const tool = createSendEmailTool(options, { cwd: dir });
   registry.register(tool).seal();
   const events: ToolEvent[] = [];

@@ -9,14 +9,16 @@ import { makeTempDir } from './harness.fixture.js';
 const dist = pathToFileURL(fileURLToPath(new URL('../dist/index.js', import.meta.url))).href;
 const core = import.meta.resolve('@toolshed/core');
 
-it('imports and registers without loading nodemailer; loads it on the first send', async () => {
+it('imports and registers without loading nodemailer or libmime; loads nodemailer on the first send', async () => {
   const dir = await makeTempDir();
   try {
-    // A module hook that refuses nodemailer: anything that loads it early fails loudly.
+    // A module hook that refuses nodemailer and libmime: anything that loads them early fails loudly.
+    // (libmime is loaded only for a subject holding an encoded-word, which this one does not.)
     await writeFile(
       join(dir, 'hooks.mjs'),
       `export async function resolve(specifier, context, next) {
-        if (specifier === 'nodemailer' || specifier.startsWith('nodemailer/')) throw new Error('nodemailer was loaded: ' + specifier);
+        const name = specifier.split('/')[0];
+        if (name === 'nodemailer' || name === 'libmime') throw new Error(name + ' was loaded: ' + specifier);
         return next(specifier, context);
       }`,
     );
@@ -25,7 +27,7 @@ it('imports and registers without loading nodemailer; loads it on the first send
       join(dir, 'main.mjs'),
       `const { ToolRegistry } = await import(${JSON.stringify(core)});
       const { createSendEmailTool } = await import(${JSON.stringify(dist)});
-      const registry = new ToolRegistry().register(createSendEmailTool(undefined, { cwd: ${JSON.stringify(dir)} }));
+      const registry = new ToolRegistry({ approve: 'allow-all' }).register(createSendEmailTool(undefined, { cwd: ${JSON.stringify(dir)} }));
       const listed = registry.list().map((t) => t.name);
       const outcome = await registry.dispatch({ name: 'send_email', input: { to: 'a@example.com', subject: 's', body: 'b' } });
       console.log(JSON.stringify({ listed, error: outcome.ok ? null : outcome.error.message }));`,

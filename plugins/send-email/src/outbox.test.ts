@@ -93,8 +93,12 @@ describe('send_email with no SMTP server configured', () => {
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.error.code).toBe('execution_failed');
-      expect(outcome.error.message).toContain(join(cwd, 'blocked/outbox'));
-      expect(outcome.error.message).toContain('writable');
+      // Named as the user wrote it, relative to the project; the host's folders stay private.
+      expect(outcome.error.message).toBe(
+        'send_email could not write to the outbox folder "blocked/outbox": "blocked" is not a folder. Nothing was saved. ' +
+          'Ask the user to move it away or set the outbox option to another folder inside the project.',
+      );
+      expect(JSON.stringify(harness.events)).not.toContain(cwd);
     } finally {
       await rm(cwd, { recursive: true, force: true });
     }

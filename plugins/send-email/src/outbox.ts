@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { link, lstat, unlink } from 'node:fs/promises';
 import { mailFields, type Message } from './message.js';
+import { openDirInRoot, openFileIn, SafeFileError } from './safe-file.js';
 
 /** The complete RFC 5322 message, built by nodemailer (loaded on first use). */
 export async function composeMessage(message: Message): Promise<Buffer> {
@@ -9,22 +9,48 @@ export async function composeMessage(message: Message): Promise<Buffer> {
   return new MailComposer(mailFields(message)).compile().build();
 }
 
-/**
- * Write an .eml file into `dir`. It is written to a hidden temporary file in the
- * same folder and renamed into place, so a reader never sees a half-written message.
- */
-export async function writeToOutbox(dir: string, date: Date, raw: Buffer): Promise<string> {
-  await mkdir(dir, { recursive: true });
+/** `20260102T030405Z-1a2b3c4d.eml`: sorts by time, and two messages in one second do not collide. */
+export function outboxName(date: Date): string {
   const stamp = date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  const name = `${stamp}-${randomBytes(4).toString('hex')}.eml`;
-  const file = join(dir, name);
-  const temp = join(dir, `.${name}.tmp`);
+  return `${stamp}-${randomBytes(4).toString('hex')}.eml`;
+}
+
+/**
+ * Write an .eml file named `name` into the folder `dir` under the project `root`
+ * and return its path relative to the root. The folders are made and the file
+ * written without following any symbolic link (see safe-file.ts). The content goes
+ * to a hidden temporary file first and is then linked under its name, which fails
+ * rather than replace anything already there, so a reader never sees a
+ * half-written message and no existing file or link is written through.
+ */
+export async function writeToOutbox(root: string, dir: string, name: string, raw: Buffer): Promise<string> {
+  const tempName = `.${name}.tmp`;
+  const folder = await openDirInRoot(root, dir, true);
   try {
-    await writeFile(temp, raw, { flag: 'wx' });
-    await rename(temp, file);
-  } catch (error) {
-    await unlink(temp).catch(() => {});
-    throw error;
+    const handle = await openFileIn(folder, tempName, 'create');
+    try {
+      await handle.writeFile(raw);
+      await handle.sync();
+    } catch (error) {
+      await handle.close();
+      await unlink(folder.at(tempName)).catch(() => {});
+      throw new SafeFileError({ kind: 'io', path: folder.show(tempName), errno: (error as NodeJS.ErrnoException).code ?? 'unknown' });
+    }
+    await handle.close();
+    try {
+      // link, not rename: it fails on an existing name (file or link) instead of replacing it.
+      await link(folder.at(tempName), folder.at(name));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+      const taken = code === 'EEXIST' ? await lstat(folder.at(name)).catch(() => undefined) : undefined;
+      throw new SafeFileError(
+        code === 'EEXIST' ? { kind: taken?.isSymbolicLink() ? 'symlink' : 'exists', path: folder.show(name) } : { kind: 'io', path: folder.show(name), errno: code },
+      );
+    } finally {
+      await unlink(folder.at(tempName)).catch(() => {});
+    }
+    return folder.show(name);
+  } finally {
+    await folder.close();
   }
-  return file;
 }

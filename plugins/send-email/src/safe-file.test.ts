@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -30,8 +30,7 @@ async function problem(promise: Promise<unknown>): Promise<SafeFileProblem> {
 
 describe('mkdirInRoot', () => {
   it('makes every missing folder and returns the real path', async () => {
-    const made = await mkdirInRoot(root, '.toolshed/send-email/deep');
-    expect(made).toBe(join(await realpath(root), '.toolshed/send-email/deep'));
+    expect(await mkdirInRoot(root, join(root, '.toolshed/send-email/deep'))).toBe('.toolshed/send-email/deep');
     expect(await readdir(join(root, '.toolshed/send-email'))).toEqual(['deep']);
   });
 

@@ -1,17 +1,21 @@
-import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readlink, realpath, rename, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { lstat, mkdir, open, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
  * Files the plugin writes (outbox, call ledger, `.toolshed/`) stay inside the
- * project root: every part of the path below the root is checked to be a real
- * folder (never a symbolic link), folders are made one at a time, and files are
- * opened with O_NOFOLLOW (and O_EXCL when created). A cloned repository whose
- * `.toolshed` is a link to elsewhere is refused, not followed.
+ * project root. The path below the root is walked one folder at a time, each
+ * opened with O_DIRECTORY|O_NOFOLLOW (so a symbolic link anywhere is refused,
+ * even one leading back inside), missing folders are made one level at a time,
+ * and files are opened with O_NOFOLLOW (and O_EXCL when created). A cloned
+ * repository whose `.toolshed` is a link to elsewhere is refused, not followed.
  *
- * Node has no openat(), so a folder swapped for a link between the check and
- * the open is caught afterwards: the opened file's real path (on Linux, read
- * from /proc/self/fd) must be the one that was checked, or it is closed unused.
+ * Node has no openat(). On Linux each step names the next part through the
+ * folder already opened (`/proc/self/fd/N/part`), which is what openat does: a
+ * folder swapped for a link meanwhile cannot redirect the walk. Elsewhere the
+ * walk goes by path and is checked part by part, which refuses links that are
+ * there but narrows, rather than closes, a swap made during the walk. On every
+ * system an opened file whose real path has left the root is closed unused.
  */
 
 const BRAND = Symbol.for('toolshed.send-email.SafeFileError');
@@ -55,7 +59,7 @@ function describe(problem: SafeFileProblem): string {
     case 'exists':
       return `${at} already exists`;
     case 'moved':
-      return `${at} was moved or replaced while it was being opened`;
+      return `${at} was moved out of the project while it was being opened`;
     case 'io':
       return `${at} could not be used (${problem.errno})`;
   }
@@ -67,105 +71,125 @@ export function displayPath(root: string, target: string): string {
   return path.sep === '/' ? rel : rel.split(path.sep).join('/');
 }
 
+/** Whether `target` (absolute, or relative to `root`) names a place under `root`, by its text alone. */
+export function insideRoot(root: string, target: string): boolean {
+  return inside(path.resolve(root), path.resolve(root, target));
+}
+
 function inside(root: string, target: string): boolean {
   const rel = path.relative(root, target);
   return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
 }
 
-/** Where a target lies under the root: the root's real path and the parts below it. */
-interface Place {
-  realRoot: string;
-  parts: string[];
-}
+const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'unknown';
 
-async function place(root: string, target: string): Promise<Place> {
-  const absolute = path.resolve(root, target);
-  const realRoot = await realpath(root).catch((error: NodeJS.ErrnoException) => {
-    throw new SafeFileError({ kind: 'io', path: '.', errno: error.code ?? 'unknown' });
-  });
-  // A target may be written against the root as given or its real path (/tmp vs /private/tmp).
-  const base = inside(root, absolute) ? root : inside(realRoot, absolute) ? realRoot : undefined;
-  if (base === undefined) throw new SafeFileError({ kind: 'outside', path: displayPath(root, absolute) });
-  const rel = path.relative(base, absolute);
-  return { realRoot, parts: rel === '' ? [] : rel.split(path.sep) };
-}
-
-function shown(parts: readonly string[]): string {
-  return parts.join('/');
-}
-
-async function lstatOrMissing(file: string): Promise<Stats | undefined> {
-  try {
-    return await lstat(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** The folder `parts` under the real root, made one level at a time, no link followed. */
-async function walkFolders(realRoot: string, parts: readonly string[]): Promise<string> {
-  let current = realRoot;
-  for (let i = 0; i < parts.length; i++) {
-    const next = path.join(current, parts[i]!);
-    const here = shown(parts.slice(0, i + 1));
-    try {
-      let stats = await lstatOrMissing(next);
-      if (stats === undefined) {
-        // Not recursive: each level is made here and checked, so none is made through a link.
-        const made = await mkdir(next).then(
-          () => true,
-          (error: NodeJS.ErrnoException) => {
-            if (error.code !== 'EEXIST') throw error;
-            return false;
-          },
-        );
-        if (made) await checkMadeFolder(next, here);
-        stats = await lstat(next);
-      }
-      if (stats.isSymbolicLink()) throw new SafeFileError({ kind: 'symlink', path: here });
-      if (!stats.isDirectory()) throw new SafeFileError({ kind: 'not_directory', path: here });
-    } catch (error) {
-      if (isSafeFileError(error)) throw error;
-      throw new SafeFileError({ kind: 'io', path: here, errno: (error as NodeJS.ErrnoException).code ?? 'unknown' });
-    }
-    current = next;
-  }
-  return current;
-}
-
-/**
- * A folder just made must be where it was meant to be: if a folder above it was
- * swapped for a link meanwhile, it was made elsewhere, so it is removed again.
- */
-async function checkMadeFolder(folder: string, here: string): Promise<void> {
-  const handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
-  let real: string | undefined;
-  try {
-    real = await openedPath(handle);
-  } finally {
-    await handle.close();
-  }
-  if (real !== undefined && real !== folder) {
-    await rmdir(real).catch(() => {});
-    throw new SafeFileError({ kind: 'moved', path: here });
-  }
+/** Whether `/proc/self/fd/N/name` reaches into an open folder (Linux), checked once. */
+let procFd: boolean | undefined;
+function hasProcFd(): boolean {
+  procFd ??= process.platform === 'linux' && existsSync('/proc/self/fd');
+  return procFd;
 }
 
 /** Where an open descriptor really points, or undefined where the system cannot say. */
 async function openedPath(handle: FileHandle): Promise<string | undefined> {
-  if (process.platform !== 'linux') return undefined;
+  if (!hasProcFd()) return undefined;
   return readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+}
+
+/** A folder inside the project, held open while files in it are made. */
+export interface RootDir {
+  /** The real path of the project root. */
+  readonly realRoot: string;
+  /** The folder relative to the project root (`''` for the root itself). */
+  readonly display: string;
+  /** A path naming `name` in this very folder, even if the folder was swapped meanwhile (on Linux). */
+  at(name: string): string;
+  /** `name` in this folder, relative to the project root, for messages. */
+  show(name: string): string;
+  close(): Promise<void>;
+}
+
+const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+
+/**
+ * Open the folder `dir` (absolute, or relative to `root`) inside the root, one
+ * part at a time without following links; with `create`, make missing parts one
+ * level at a time. The caller closes it. Throws a SafeFileError naming the
+ * project-relative path of the part at fault.
+ */
+export async function openDirInRoot(root: string, dir: string, create: boolean): Promise<RootDir> {
+  const absolute = path.resolve(root, dir);
+  let realRoot: string;
+  try {
+    realRoot = await realpath(root);
+  } catch (error) {
+    throw new SafeFileError({ kind: 'io', path: '.', errno: errnoOf(error) });
+  }
+  // A folder may be written against the root as given or its real path (/tmp vs /private/tmp).
+  const base = inside(root, absolute) ? root : inside(realRoot, absolute) ? realRoot : undefined;
+  if (base === undefined) throw new SafeFileError({ kind: 'outside', path: displayPath(root, absolute) });
+  const rel = path.relative(base, absolute);
+  const parts = rel === '' ? [] : rel.split(path.sep);
+
+  // The root itself may be reached through links (that is the user's choice of project); below it, none.
+  let handle = await open(realRoot, constants.O_RDONLY | constants.O_DIRECTORY).catch((error: unknown) => {
+    throw new SafeFileError({ kind: 'io', path: '.', errno: errnoOf(error) });
+  });
+  let real = realRoot;
+  const child = (name: string) => (hasProcFd() ? `/proc/self/fd/${handle.fd}/${name}` : path.join(real, name));
+  try {
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
+      const here = parts.slice(0, i + 1).join('/');
+      const next = await openChildDir(child(part), here, create);
+      await handle.close();
+      handle = next;
+      real = path.join(real, part);
+    }
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  const display = parts.join('/');
+  const opened = handle;
+  return {
+    realRoot,
+    display,
+    at: (name) => (hasProcFd() ? `/proc/self/fd/${opened.fd}/${name}` : path.join(real, name)),
+    show: (name) => (display ? `${display}/${name}` : name),
+    close: () => opened.close(),
+  };
+}
+
+async function openChildDir(target: string, here: string, create: boolean): Promise<FileHandle> {
+  try {
+    return await open(target, DIR_FLAGS);
+  } catch (error) {
+    const code = errnoOf(error);
+    if (code === 'ENOENT' && create) {
+      // Not recursive: each level is made here, in the folder just opened, and then opened itself.
+      await mkdir(target).catch((made: unknown) => {
+        if (errnoOf(made) !== 'EEXIST') throw new SafeFileError({ kind: 'io', path: here, errno: errnoOf(made) });
+      });
+      return openChildDir(target, here, false);
+    }
+    if (code === 'ELOOP' || code === 'ENOTDIR' || code === 'EMLINK') {
+      const stats = await lstat(target).catch(() => undefined);
+      throw new SafeFileError({ kind: stats?.isSymbolicLink() ? 'symlink' : 'not_directory', path: here });
+    }
+    throw new SafeFileError({ kind: 'io', path: here, errno: code });
+  }
 }
 
 /**
  * Make the folder `dir` (absolute, or relative to `root`) and every missing folder
  * above it up to the root, refusing any symbolic link on the way and any path that
- * leaves the root. Returns the folder's real absolute path.
+ * leaves the root. Returns the folder's path relative to the root.
  */
 export async function mkdirInRoot(root: string, dir: string): Promise<string> {
-  const { realRoot, parts } = await place(root, dir);
-  return walkFolders(realRoot, parts);
+  const opened = await openDirInRoot(root, dir, true);
+  await opened.close();
+  return opened.display;
 }
 
 /**
@@ -183,43 +207,23 @@ const FLAGS: Record<OpenMode, number> = {
 };
 
 /**
- * Open `file` (absolute, or relative to `root`) inside the root without following
- * links, making its folders as `mkdirInRoot` does (not for `read`). The caller
- * closes the handle. Throws a SafeFileError naming the project-relative path.
+ * Open the file `name` in a folder opened by openDirInRoot, without following a
+ * link. The caller closes the handle.
  */
-export async function openInRoot(root: string, file: string, mode: OpenMode, fileMode = 0o666): Promise<FileHandle> {
-  const { realRoot, parts } = await place(root, file);
-  if (parts.length === 0) throw new SafeFileError({ kind: 'not_file', path: '.' });
-  const folders = parts.slice(0, -1);
-  let dir: string;
-  if (mode === 'read') {
-    dir = realRoot;
-    for (let i = 0; i < folders.length; i++) {
-      dir = path.join(dir, folders[i]!);
-      const stats = await lstatOrMissing(dir).catch((error: NodeJS.ErrnoException) => {
-        throw new SafeFileError({ kind: 'io', path: shown(folders.slice(0, i + 1)), errno: error.code ?? 'unknown' });
-      });
-      const here = shown(folders.slice(0, i + 1));
-      if (stats === undefined) throw new SafeFileError({ kind: 'io', path: here, errno: 'ENOENT' });
-      if (stats.isSymbolicLink()) throw new SafeFileError({ kind: 'symlink', path: here });
-      if (!stats.isDirectory()) throw new SafeFileError({ kind: 'not_directory', path: here });
-    }
-  } else {
-    dir = await walkFolders(realRoot, folders);
-  }
-  const target = path.join(dir, parts.at(-1)!);
-  const relative = shown(parts);
+export async function openFileIn(dir: RootDir, name: string, mode: OpenMode, fileMode = 0o666): Promise<FileHandle> {
+  const target = dir.at(name);
+  const shown = dir.show(name);
   let handle: FileHandle;
   // Whether this call made the file: only then may it remove it again.
   let created = mode === 'create';
   try {
     if (mode === 'append') {
-      // Open an existing file first, and create only with O_EXCL, so a file made in the
-      // wrong place (a folder swapped meanwhile) is known to be ours to remove.
+      // Open an existing file first, and create only with O_EXCL, so that a file this
+      // call made is known to be its own to remove if the check below fails.
       handle = await open(target, FLAGS.append, fileMode).catch(async (error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
         created = true;
-        return open(target, FLAGS.append | constants.O_CREAT | constants.O_EXCL, fileMode).catch((raced: NodeJS.ErrnoException) => {
+        return open(target, FLAGS.create | constants.O_APPEND, fileMode).catch((raced: NodeJS.ErrnoException) => {
           // Another process made it between the two opens: use theirs.
           if (raced.code !== 'EEXIST') throw raced;
           created = false;
@@ -230,26 +234,43 @@ export async function openInRoot(root: string, file: string, mode: OpenMode, fil
       handle = await open(target, FLAGS[mode], fileMode);
     }
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+    const code = errnoOf(error);
     // O_NOFOLLOW on a link fails with ELOOP (EMLINK on some BSDs); O_EXCL on any existing name with EEXIST.
-    if (code === 'ELOOP' || code === 'EMLINK') throw new SafeFileError({ kind: 'symlink', path: relative });
+    if (code === 'ELOOP' || code === 'EMLINK') throw new SafeFileError({ kind: 'symlink', path: shown });
     if (code === 'EEXIST') {
-      const stats = await lstatOrMissing(target).catch(() => undefined);
-      throw new SafeFileError({ kind: stats?.isSymbolicLink() ? 'symlink' : 'exists', path: relative });
+      const stats = await lstat(target).catch(() => undefined);
+      throw new SafeFileError({ kind: stats?.isSymbolicLink() ? 'symlink' : 'exists', path: shown });
     }
-    if (code === 'EISDIR') throw new SafeFileError({ kind: 'not_file', path: relative });
-    throw new SafeFileError({ kind: 'io', path: relative, errno: code });
+    if (code === 'EISDIR') throw new SafeFileError({ kind: 'not_file', path: shown });
+    throw new SafeFileError({ kind: 'io', path: shown, errno: code });
   }
   const real = await openedPath(handle);
   try {
     const stats = await handle.stat();
-    if (!stats.isFile()) throw new SafeFileError({ kind: 'not_file', path: relative });
-    if (real !== undefined && real !== target) throw new SafeFileError({ kind: 'moved', path: relative });
+    if (!stats.isFile()) throw new SafeFileError({ kind: 'not_file', path: shown });
+    // The folder may have been moved out of the project after it was opened.
+    if (real !== undefined && !inside(dir.realRoot, real)) throw new SafeFileError({ kind: 'moved', path: shown });
     return handle;
   } catch (error) {
     await handle.close();
     if (created) await unlink(real ?? target).catch(() => {});
     throw error;
+  }
+}
+
+/**
+ * Open `file` (absolute, or relative to `root`) inside the root without following
+ * links, making its folders as `mkdirInRoot` does (not for `read`). The caller
+ * closes the handle. Throws a SafeFileError naming the project-relative path.
+ */
+export async function openInRoot(root: string, file: string, mode: OpenMode, fileMode = 0o666): Promise<FileHandle> {
+  const absolute = path.resolve(root, file);
+  if (absolute === path.resolve(root)) throw new SafeFileError({ kind: 'not_file', path: '.' });
+  const dir = await openDirInRoot(root, path.dirname(absolute), mode !== 'read');
+  try {
+    return await openFileIn(dir, path.basename(absolute), mode, fileMode);
+  } finally {
+    await dir.close();
   }
 }
 
@@ -260,23 +281,27 @@ export async function openInRoot(root: string, file: string, mode: OpenMode, fil
  */
 export async function replaceInRoot(root: string, file: string, data: string | Uint8Array, fileMode = 0o666): Promise<void> {
   const absolute = path.resolve(root, file);
-  const temp = path.join(path.dirname(absolute), `.${path.basename(absolute)}.${process.pid}.${Date.now().toString(36)}.tmp`);
-  const handle = await openInRoot(root, temp, 'create', fileMode);
-  // openInRoot checked the folders; the real folder is where the temp file really is.
-  const real = (await openedPath(handle)) ?? temp;
+  const name = path.basename(absolute);
+  const tempName = `.${name}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  const dir = await openDirInRoot(root, path.dirname(absolute), true);
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } catch (error) {
+    const handle = await openFileIn(dir, tempName, 'create', fileMode);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } catch (error) {
+      await handle.close();
+      await unlink(dir.at(tempName)).catch(() => {});
+      throw new SafeFileError({ kind: 'io', path: dir.show(tempName), errno: errnoOf(error) });
+    }
     await handle.close();
-    await unlink(real).catch(() => {});
-    throw new SafeFileError({ kind: 'io', path: displayPath(root, temp), errno: (error as NodeJS.ErrnoException).code ?? 'unknown' });
-  }
-  await handle.close();
-  try {
-    await rename(real, path.join(path.dirname(real), path.basename(absolute)));
-  } catch (error) {
-    await unlink(real).catch(() => {});
-    throw new SafeFileError({ kind: 'io', path: displayPath(root, absolute), errno: (error as NodeJS.ErrnoException).code ?? 'unknown' });
+    try {
+      await rename(dir.at(tempName), dir.at(name));
+    } catch (error) {
+      await unlink(dir.at(tempName)).catch(() => {});
+      throw new SafeFileError({ kind: 'io', path: dir.show(name), errno: errnoOf(error) });
+    }
+  } finally {
+    await dir.close();
   }
 }

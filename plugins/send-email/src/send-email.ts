@@ -1,4 +1,3 @@
-import { relative, sep } from 'node:path';
 import { defineTool, ToolError, type Tool } from '@toolshed/core';
 import { isAllowed } from './allow.js';
 import { resolveConfig, type SendEmailConfig } from './config.js';
@@ -6,7 +5,8 @@ import { CallLedger, messageIdFor } from './ledger.js';
 import { openStore } from './stores.js';
 import { newMessageId, type Message } from './message.js';
 import type { SendEmailOptions } from './options.js';
-import { composeMessage, writeToOutbox } from './outbox.js';
+import { composeMessage, outboxName, writeToOutbox } from './outbox.js';
+import { displayPath, isSafeFileError } from './safe-file.js';
 import { SendEmailInput, SendEmailOutput } from './schema.js';
 import { SmtpSender } from './smtp.js';
 
@@ -99,15 +99,28 @@ async function deliverToOutbox(config: SendEmailConfig, message: Message): Promi
   const raw = await composeMessage(message);
   let file: string;
   try {
-    file = await writeToOutbox(config.outboxDir, message.date, raw);
+    // Relative to the project: the model needs to name the file, not learn the host's folders.
+    file = await writeToOutbox(config.cwd, config.outboxDir, outboxName(message.date), raw);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new ToolError(
-      'execution_failed',
-      `send_email could not write to the outbox folder ${config.outboxDir} (${reason}). Nothing was saved; check that the folder is writable.`,
-    );
+    throw outboxError(config, error);
   }
-  // Relative to the project: the model needs to name the file, not learn the host's folders.
-  const shown = relative(config.cwd, file).split(sep).join('/');
-  return { messageId: message.messageId, accepted: [...new Set([...message.to, ...message.cc])], rejected: [], delivery: { via: 'outbox', file: shown } };
+  return { messageId: message.messageId, accepted: [...new Set([...message.to, ...message.cc])], rejected: [], delivery: { via: 'outbox', file } };
+}
+
+/** What went wrong with the outbox, naming paths relative to the project root only. */
+function outboxError(config: SendEmailConfig, error: unknown): ToolError {
+  const folder = JSON.stringify(displayPath(config.cwd, config.outboxDir));
+  const start = `send_email could not write to the outbox folder ${folder}`;
+  if (!isSafeFileError(error)) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    return new ToolError('execution_failed', `${start} (${code}). Nothing was saved; check that the folder is writable.`);
+  }
+  const { problem } = error;
+  const fix =
+    problem.kind === 'symlink' || problem.kind === 'outside' || problem.kind === 'moved'
+      ? 'The outbox is written only inside the project root and never through a symbolic link: ask the user to replace the link with a real folder, or to set the outbox option to a folder inside the project.'
+      : problem.kind === 'io'
+        ? 'Check that the folder is writable.'
+        : 'Ask the user to move it away or set the outbox option to another folder inside the project.';
+  return new ToolError('execution_failed', `${start}: ${error.message}. Nothing was saved. ${fix}`);
 }
