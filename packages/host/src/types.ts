@@ -106,7 +106,11 @@ export interface HostConfig {
 }
 
 export interface HostOptions {
-  /** The project root: where toolshed.config.json, package.json and node_modules are looked up. Default: process.cwd(). */
+  /**
+   * The project root: where toolshed.config.json, package.json and node_modules are looked up.
+   * Default: the nearest folder from process.cwd() upward with a package.json, node_modules or
+   * toolshed.config.json (see findProjectRoot). Given, it is used as it is.
+   */
   cwd?: string;
   /**
    * Plugins handed over in code. When given, the config file and discovery are off unless
