@@ -115,8 +115,10 @@ describe('toolshed call', () => {
     const transcript = join(dir, 'transcript.jsonl');
     await toolshed(['call', 'echo', '{"text":"one"}', '--transcript', transcript]);
     await toolshed(['call', 'echo', '{"text":2}', '--transcript', transcript]);
-    const events = (await readFile(transcript, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
-    expect(events.map((e) => e.type)).toEqual(['call.start', 'call.end', 'call.start', 'call.end']);
+    const lines = (await readFile(transcript, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    // Each run starts with what the tool definitions cost (see context.test.ts).
+    expect(lines.map((e) => e.type)).toEqual(['definitions', 'call.start', 'call.end', 'definitions', 'call.start', 'call.end']);
+    const events = lines.filter((e) => e.type !== 'definitions');
     expect(events[1].outcome).toMatchObject({ ok: true, output: { text: 'one' } });
     expect(events[3].outcome).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(events[0].callId).toBe(events[1].callId);

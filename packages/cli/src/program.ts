@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerCall } from './commands/call.js';
+import { registerContext } from './commands/context.js';
 import { registerList } from './commands/list.js';
 import { registerNew } from './commands/new.js';
 import { registerPlugins } from './commands/plugins.js';
@@ -22,6 +23,7 @@ export function createProgram(): Command {
   registerList(program);
   registerCall(program);
   registerSchema(program);
+  registerContext(program);
   registerPlugins(program);
   registerServe(program);
   registerNew(program);

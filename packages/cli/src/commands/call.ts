@@ -1,6 +1,6 @@
 import { appendFileSync, openSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { Outcome } from '@toolshed/core';
+import type { Outcome, ToolRegistry } from '@toolshed/core';
 import { loadTools } from '../host.js';
 import { parseTimeout, readCallInput } from '../input.js';
 import { style } from '../style.js';
@@ -43,6 +43,7 @@ export function registerCall(program: Command): void {
       const { registry, host } = await loadTools({ approve: terminalApproval(options.yes === true) });
       if (options.transcript !== undefined) {
         const fd = openTranscript(options.transcript);
+        appendFileSync(fd, `${JSON.stringify(await definitionsCost(registry))}\n`);
         registry.subscribe((event) => appendFileSync(fd, `${JSON.stringify(event)}\n`));
       }
       const outcome = await registry.dispatch({ name: tool, input }, timeoutMs === undefined ? {} : { timeoutMs });
@@ -53,6 +54,25 @@ export function registerCall(program: Command): void {
       else printFailure(outcome);
       if (!outcome.ok) process.exitCode = 1;
     });
+}
+
+/**
+ * The first line of a run's transcript: what the definitions of every tool the
+ * model could call cost in each request (OpenAI format, o200k tokens), once per run.
+ */
+async function definitionsCost(registry: ToolRegistry): Promise<object> {
+  // Loaded here: the tokenizer's tables are megabytes that a call without a transcript never needs.
+  const { measureTools } = await import('@toolshed/context');
+  const report = await measureTools(registry, { format: 'openai' });
+  return {
+    type: 'definitions',
+    format: report.format,
+    tokenizer: report.tokenizer,
+    tools: report.tools.length,
+    tokens: report.total.tokens,
+    bytes: report.total.bytes,
+    at: Date.now(),
+  };
 }
 
 /** Open before the call, so an unwritable transcript is a usage error rather than a silent loss. */

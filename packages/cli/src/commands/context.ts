@@ -1,0 +1,70 @@
+import { Option, type Command } from 'commander';
+import type { ContextReport } from '@toolshed/context';
+import { inspectTools } from '../host.js';
+import { SCHEMA_FORMATS, type SchemaFormat } from '../schema-format.js';
+import { style } from '../style.js';
+import { UsageError } from '../usage-error.js';
+
+interface ContextOptions {
+  format: SchemaFormat;
+  json?: boolean;
+  budget?: string;
+}
+
+const ESTIMATED: Partial<Record<SchemaFormat, string>> = {
+  anthropic: "Anthropic's tokenizer is not available offline",
+  gemini: "Gemini's tokenizer is not available offline",
+  mcp: "the MCP client's model decides the tokenizer",
+};
+
+function parseBudget(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const budget = Number(value);
+  if (!Number.isInteger(budget) || budget <= 0) throw new UsageError(`--budget must be a whole number of tokens above 0, got "${value}".`);
+  return budget;
+}
+
+function printTable(report: ContextReport): void {
+  const rows = report.tools.map((tool) => [
+    tool.name,
+    String(tool.description.tokens),
+    String(tool.inputSchema.tokens),
+    String(tool.outputSchema.tokens),
+    String(tool.total.tokens),
+    String(tool.total.bytes),
+  ]);
+  const head = ['tool', 'description', 'input', 'output', 'tokens', 'bytes'];
+  const widths = head.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[0]!) : cell.padStart(widths[column]!))).join('  ');
+  process.stdout.write(`${style('bold', line(head))}\n`);
+  for (const row of rows) process.stdout.write(`${line(row)}\n`);
+  const count = `${report.tools.length} tool${report.tools.length === 1 ? '' : 's'}`;
+  const why = ESTIMATED[report.format];
+  const counted = why ? `estimated with o200k_base (${why})` : 'counted with o200k_base';
+  process.stdout.write(`total: ${report.total.tokens} tokens, ${report.total.bytes} bytes for ${count} in ${report.format} format, ${counted}\n`);
+}
+
+export function registerContext(program: Command): void {
+  program
+    .command('context')
+    .description("What the tools' definitions cost in every request: bytes and tokens per tool and in total, split into description, input and output schema")
+    .addOption(new Option('--format <api>', 'the request format to measure').choices(SCHEMA_FORMATS).default('openai'))
+    .option('--json', 'print the report as JSON')
+    .option('--budget <tokens>', 'exit 1 when the total is over this many tokens (for CI)')
+    .action(async (options: ContextOptions) => {
+      const budget = parseBudget(options.budget);
+      const { tools } = await inspectTools();
+      // Loaded here: the tokenizer's tables are megabytes that no other command needs.
+      const { measureTools } = await import('@toolshed/context');
+      const report = await measureTools(tools, { format: options.format });
+      if (options.json) process.stdout.write(`${JSON.stringify(budget === undefined ? report : { ...report, budget }, null, 2)}\n`);
+      else printTable(report);
+      if (budget !== undefined && report.total.tokens > budget) {
+        process.stderr.write(
+          `toolshed context: the tool definitions cost ${report.total.tokens} tokens in ${report.format} format, over the budget of ${budget}. ` +
+            'Shorten descriptions and schema descriptions, remove plugins, or raise --budget.\n',
+        );
+        process.exitCode = 1;
+      }
+    });
+}

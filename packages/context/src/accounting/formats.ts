@@ -1,0 +1,65 @@
+import type { ToolDefinition } from '@toolshed/core';
+import {
+  toAnthropicTools,
+  toGeminiFunctionDeclarations,
+  toMcpTools,
+  toOpenAIChatTools,
+  toOpenAIResponsesTools,
+} from '@toolshed/providers';
+
+/** The request formats whose tool definitions can be measured. */
+export const CONTEXT_FORMATS = ['openai', 'openai-strict', 'openai-responses', 'anthropic', 'gemini', 'mcp'] as const;
+export type ContextFormat = (typeof CONTEXT_FORMATS)[number];
+
+export function isContextFormat(value: unknown): value is ContextFormat {
+  return typeof value === 'string' && (CONTEXT_FORMATS as readonly string[]).includes(value);
+}
+
+/** One tool exactly as a format sends it, and the parts of it that come from the tool's definition. */
+export interface RenderedTool {
+  name: string;
+  sent: unknown;
+  description: string;
+  inputSchema: unknown;
+  outputSchema: unknown;
+}
+
+/** The value that goes into the request (`tools`, or MCP's `tools/list` result) and each tool in it. */
+export interface Rendered {
+  payload: unknown;
+  tools: RenderedTool[];
+}
+
+function part(name: string, sent: unknown, description: string, inputSchema: unknown, outputSchema?: unknown): RenderedTool {
+  return { name, sent, description, inputSchema, outputSchema };
+}
+
+/** Render definitions the way the providers package sends them; nothing here re-implements a format. */
+export function render(format: ContextFormat, definitions: readonly ToolDefinition[]): Rendered {
+  switch (format) {
+    case 'openai':
+    case 'openai-strict': {
+      const tools = toOpenAIChatTools(definitions, { strict: format === 'openai-strict' });
+      return { payload: tools, tools: tools.map((tool) => part(tool.function.name, tool, tool.function.description, tool.function.parameters)) };
+    }
+    case 'openai-responses': {
+      const tools = toOpenAIResponsesTools(definitions);
+      return { payload: tools, tools: tools.map((tool) => part(tool.name, tool, tool.description, tool.parameters)) };
+    }
+    case 'anthropic': {
+      const tools = toAnthropicTools(definitions);
+      return { payload: tools, tools: tools.map((tool) => part(tool.name, tool, tool.description, tool.input_schema)) };
+    }
+    case 'gemini': {
+      const declarations = toGeminiFunctionDeclarations(definitions);
+      return {
+        payload: [{ functionDeclarations: declarations }],
+        tools: declarations.map((declaration) => part(declaration.name, declaration, declaration.description, declaration.parameters)),
+      };
+    }
+    case 'mcp': {
+      const tools = toMcpTools(definitions);
+      return { payload: { tools }, tools: tools.map((tool) => part(tool.name, tool, tool.description, tool.inputSchema, tool.outputSchema)) };
+    }
+  }
+}

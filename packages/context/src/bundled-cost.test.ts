@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { ToolDefinition } from '@toolshed/core';
+import { describe, expect, it } from 'vitest';
+import { CONTEXT_FORMATS, measureTools } from './index.js';
+
+const require = createRequire(import.meta.url);
+
+/** The definitions a model is sent, from each bundled plugin's built manifest (what `toolshed context` reads). */
+function manifestTools(plugin: string): ToolDefinition[] {
+  const packageFile = require.resolve(`${plugin}/package.json`);
+  const manifest = JSON.parse(readFileSync(path.join(path.dirname(packageFile), 'dist', 'toolshed.json'), 'utf8')) as {
+    tools: { definition: ToolDefinition }[];
+  };
+  return manifest.tools.map((tool) => tool.definition);
+}
+
+const bundled = ['@toolshed/tool-echo', '@toolshed/tool-read-file', '@toolshed/tool-send-email'].flatMap(manifestTools);
+
+/**
+ * Each bundled tool's cost in o200k tokens, per format. A change to a
+ * description or a schema changes these: update them on purpose, so that
+ * growth is a decision someone made and a reviewer sees.
+ */
+const PINNED: Record<string, Record<(typeof CONTEXT_FORMATS)[number], number>> = {
+  echo: { openai: 56, 'openai-strict': 64, 'openai-responses': 57, anthropic: 50, gemini: 49, mcp: 94 },
+  read_file: { openai: 287, 'openai-strict': 309, 'openai-responses': 288, anthropic: 281, gemini: 280, mcp: 545 },
+  send_email: { openai: 414, 'openai-strict': 441, 'openai-responses': 415, anthropic: 408, gemini: 409, mcp: 669 },
+};
+
+describe('the bundled tools cost what is pinned here', () => {
+  for (const format of CONTEXT_FORMATS) {
+    it(`in ${format} format`, async () => {
+      const report = await measureTools(bundled, { format });
+      const costs = Object.fromEntries(report.tools.map((tool) => [tool.name, tool.total.tokens]));
+      const pinned = Object.fromEntries(Object.entries(PINNED).map(([name, byFormat]) => [name, byFormat[format]]));
+      expect(costs).toEqual(pinned);
+    });
+  }
+});
