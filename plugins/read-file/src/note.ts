@@ -19,7 +19,7 @@ export function explain(
   else if (at.hasMore && (at.limit ?? Infinity) > at.maxLines && range.count === at.maxLines) parts.push(`Stopped at the ${at.maxLines}-line limit per call.`);
   if (range.scanCut) {
     parts.push(
-      `Only the last ${-at.firstLine} line${at.firstLine === -1 ? '' : 's'} lie within the last ${inUnits(at.maxScanBytes)} of the file, which is as far as read_file scans from the end in one call; ` +
+      `Only the last ${-at.firstLine} ${at.firstLine === -1 ? 'line lies' : 'lines lie'} within the last ${inUnits(at.maxScanBytes)} of the file, which is as far as read_file scans from the end in one call; ` +
         'lines before them cannot be reached from the end (-1 is the last line). Read from the start with a positive offset instead.',
     );
   } else if (at.firstLine < 0) {

@@ -184,7 +184,7 @@ function beyondScan(offset: number, shown: string, size: number, maxScanBytes: n
   return new ToolError(
     'execution_failed',
     `line ${offset} of ${shown} lies beyond the first ${budget} of the file (${size} bytes), which is as far as read_file scans in one call; ` +
-      `those ${budget} hold ${range.lines} lines. Read the end of the file with a negative offset (offset: -100 returns its last 100 lines), ` +
+      `those ${budget} hold ${range.lines} line${range.lines === 1 ? '' : 's'}. Read the end of the file with a negative offset (offset: -100 returns its last 100 lines), ` +
       'or ask the user for the part you need.',
   );
 }

@@ -77,6 +77,15 @@ describe('the scan budget (maxScanBytes)', () => {
     );
   });
 
+  it('says "line" for a single line on either side of the budget', async () => {
+    const registry = registryFor({ root, maxScanBytes: 10 });
+    const last = expectSuccess(await read(registry, { path: 'thousand.txt', offset: -5 })).output;
+    expect(last).toMatchObject({ text: 'line 1000', firstLine: -1, lastLine: -1 });
+    expect(last.note).toMatch(/^Only the last 1 line lies within the last 10 bytes of the file/);
+    const failure = expectFailure(await read(registry, { path: 'thousand.txt', offset: 3 }), 'execution_failed');
+    expect(failure.error.message).toContain('those 10 bytes hold 1 line. Read the end');
+  });
+
   it('does not change a read from the end that stays within the budget', async () => {
     const { output } = expectSuccess(await read(registryFor({ root, maxScanBytes: 1000 }), { path: 'thousand.txt', offset: -50 }));
     expect(output).toMatchObject({ text: lines(951, 1000).join('\n'), firstLine: 951, lastLine: 1000, totalLines: 1000 });
