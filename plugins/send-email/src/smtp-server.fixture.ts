@@ -12,6 +12,8 @@ export interface Received {
 export interface Refusal {
   code: number;
   text: string;
+  /** Send the reply over these lines (`550-…`, `550 …`) instead of `text`. */
+  lines?: string[];
 }
 
 export interface FakeBehaviour {
@@ -23,6 +25,8 @@ export interface FakeBehaviour {
   dropDuringData?: boolean;
   /** Quote the credentials it was sent in its refusal, as a careless server might. */
   echoCredentials?: boolean;
+  /** Refuse every login with this reply, built from what the client sent (to echo it in any encoding). */
+  authRefusal?: (login: { user: string; pass: string }) => Refusal;
   /** Wait this long before answering MAIL FROM. */
   slowMailFromMs?: number;
   /** Close the connection when RCPT TO arrives: a drop before DATA. */
@@ -45,8 +49,11 @@ export interface TestSmtpServer {
   close(): Promise<void>;
 }
 
-function refusal({ code, text }: Refusal): Error {
-  return Object.assign(new Error(text), { responseCode: code });
+function refusal({ code, text, lines }: Refusal): Error {
+  const error = Object.assign(new Error(text), { responseCode: code });
+  // smtp-server sends an array as a multi-line reply: the way to split a reply over lines.
+  if (lines) (error as { message: unknown }).message = lines;
+  return error;
 }
 
 /** A real SMTP server (smtp-server) on 127.0.0.1 with a random port. */
@@ -64,6 +71,8 @@ export async function startSmtpServer(behaviour: FakeBehaviour = {}): Promise<Te
     onAuth(auth, _session, callback) {
       logins.push({ user: auth.username ?? '', pass: auth.password ?? '' });
       const expected = state.behaviour.auth;
+      const custom = state.behaviour.authRefusal;
+      if (custom) return callback(refusal(custom({ user: auth.username ?? '', pass: auth.password ?? '' })));
       if (expected && auth.username === expected.user && auth.password === expected.pass) callback(null, { user: auth.username });
       else if (state.behaviour.echoCredentials) {
         const plain = Buffer.from(`\0${auth.username}\0${auth.password}`).toString('base64');

@@ -1,6 +1,7 @@
 import { ToolError } from '@toolshed/core';
 import type { SendEmailConfig, SmtpConfig } from './config.js';
 import { mailFields, type Message } from './message.js';
+import { describeReply, readReply, stepOf } from './replies.js';
 import type { SendEmailOutput } from './schema.js';
 import type { Scrubber } from './secrets.js';
 import { dataStarted, inDoubt, WATCH, watchData, type DataWatch } from './data-watch.js';
@@ -56,11 +57,12 @@ export class SmtpSender {
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
-    const reasons = new Map((info.rejectedErrors ?? []).map((e) => [e.recipient, e.response ?? e.message ?? '']));
+    // The server's words never pass on (they may echo a secret): its codes and a fixed explanation do.
+    const reasons = new Map((info.rejectedErrors ?? []).map((e) => [e.recipient, describeReply('RCPT TO', readReply(e.response, e.responseCode))]));
     const accepted = (info.accepted ?? []).map(String);
     const rejected = (info.rejected ?? []).map(String).map((address) => ({
       address,
-      reason: this.#config.scrubber.scrub(reasons.get(address) || 'refused by the server'),
+      reason: reasons.get(address) ?? 'refused by the server',
     }));
     if (accepted.length === 0) {
       // nodemailer reports this as an error itself; never let it pass as a success.
@@ -70,7 +72,7 @@ export class SmtpSender {
       messageId: message.messageId,
       accepted,
       rejected,
-      delivery: { via: 'smtp', host: this.#smtp.host, port: this.#smtp.port, response: this.#config.scrubber.scrub(info.response ?? '') },
+      delivery: { via: 'smtp', host: this.#smtp.host, port: this.#smtp.port, response: describeReply('DATA', readReply(info.response)) },
     };
   }
 
@@ -106,7 +108,10 @@ export class SmtpSender {
     if (signal.aborted) return new ToolError('execution_failed', 'send_email was cancelled before the message content was sent; nothing was delivered.');
     const scrub = (text: string) => this.#config.scrubber.scrub(text);
     const at = `the SMTP server at ${this.where}`;
-    const said = error.response ? scrub(error.response) : undefined;
+    // Only the reply's codes and a fixed explanation are shown; nodemailer appends the server's
+    // words to error.message whenever there was a reply, so that message is used only without one.
+    const said = error.response || error.responseCode ? describeReply(stepOf(error.command), readReply(error.response, error.responseCode)) : undefined;
+    const local = scrub(error.response ? '' : (error.message ?? ''));
     const step = error.command ? ` to ${error.command.replace(/^AUTH .*/, 'AUTH')}` : '';
     let message: string;
     switch (error.code) {
@@ -115,26 +120,28 @@ export class SmtpSender {
       case 'EDNS':
         message = said
           ? `${at} closed the connection (reply${step}: ${said}). The message was not delivered.`
-          : `the connection to ${at} failed: ${scrub(error.message ?? 'connection failed')}. ` +
+          : `the connection to ${at} failed: ${local || 'connection failed'}. ` +
             `The message was not confirmed as delivered. Check that the server is running and reachable, or retry later.`;
         break;
       case 'ETIMEDOUT':
         message = `${at} did not answer in time (${describeTimeout(error.timeoutType)}). The message content was never sent, so nothing was delivered; retrying later may work.`;
         break;
       case 'EAUTH':
-        message = `${at} refused the login${said ? `: ${said}` : ''}. Nothing was sent. Check smtp.user and the password in the plugin options.`;
+        message = said
+          ? `${at} refused the login with ${said}. Nothing was sent.`
+          : `the login at ${at} failed: ${local}. Nothing was sent. Check smtp.user and the password in the plugin options.`;
         break;
       case 'EENVELOPE':
       case 'EMESSAGE':
       case 'EPROTOCOL':
-        message = `${at} refused the message (reply${step}: ${said ?? scrub(error.message ?? '')}). ${advice(error.responseCode)}`;
+        message = `${at} refused the message (reply${step}: ${said ?? local}). ${advice(error.responseCode)}`;
         break;
       default:
-        message = `sending through ${at} failed: ${scrub(error.message ?? String(error))}. The message was not confirmed as delivered.`;
+        message = `sending through ${at} failed: ${said ?? (local || scrub(String(error)))}. The message was not confirmed as delivered.`;
     }
     const rejected = (error.rejectedErrors ?? []).filter((e) => e.recipient && e.response);
     if (rejected.length > 0) {
-      message += ` Refused recipients: ${rejected.map((e) => `${e.recipient} (${scrub(e.response!)})`).join(', ')}.`;
+      message += ` Refused recipients: ${rejected.map((e) => `${e.recipient} ${describeReply('RCPT TO', readReply(e.response, e.responseCode))}`).join(', ')}.`;
     }
     return new ToolError('execution_failed', `send_email: ${message}`);
   }
