@@ -58,6 +58,7 @@ interface Session {
   /** HTTP requests of this session still open, a client's GET stream included: such a session is not idle. */
   open: number;
   idleTimer?: NodeJS.Timeout;
+  closed: boolean;
 }
 
 function sendError(res: ServerResponse, status: number, message: string, code = -32000, headers: Record<string, string> = {}): void {
@@ -115,7 +116,7 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
     clearTimeout(session.idleTimer);
     res.once('close', () => {
       session.open -= 1;
-      if (session.open > 0) return;
+      if (session.open > 0 || session.closed) return;
       session.idleTimer = setTimeout(() => void session.server.close(), idleMs);
       // An idle session must not keep the process alive.
       session.idleTimer.unref();
@@ -126,36 +127,44 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
     if (sessions.size + opening >= cap) {
       return sendError(res, 503, `Too many sessions: this server keeps at most ${cap} open. End a session you no longer use (DELETE it), or try again once idle ones expire.`, -32000, { 'retry-after': '60' });
     }
+    // Counted from here, before any wait, so that a burst of initializes cannot all pass the check above.
+    opening += 1;
+    let session: Session | undefined;
+    try {
+      session = await initialize(req, res);
+    } finally {
+      opening -= 1;
+    }
+    // Anything but a valid `initialize` was refused: nothing to keep.
+    if (session && session.transport.sessionId === undefined) await session.server.close();
+  }
+
+  async function initialize(req: IncomingMessage, res: ServerResponse): Promise<Session | undefined> {
     // The transport takes a malformed initialize for some other request ("Server not initialized"):
     // read the body first, so that its params get -32602 naming the field.
     const body = await readBody(req);
-    if (!body.ok) return sendError(res, body.status, body.message, body.code);
+    if (!body.ok) return void sendError(res, body.status, body.message, body.code);
     const invalid = invalidParams(body.value);
     if (invalid) {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ jsonrpc: '2.0', id: (body.value as { id: unknown }).id, error: invalid }));
-      return;
+      return undefined;
     }
-    opening += 1;
     const server = createMcpServer(registry, serverOptions);
-    const session: Session = { server, transport: undefined as unknown as StreamableHTTPServerTransport, open: 0 };
-    session.transport = new StreamableHTTPServerTransport({
+    const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void sessions.set(id, session),
     });
+    const session: Session = { server, transport, open: 0, closed: false };
     server.onclose = () => {
+      session.closed = true;
       clearTimeout(session.idleTimer);
-      if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
+      if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     keepOpen(session, res);
-    try {
-      await server.connect(session.transport);
-      await session.transport.handleRequest(req, res, body.value);
-    } finally {
-      opening -= 1;
-    }
-    // Anything but a valid `initialize` was refused by the transport: nothing to keep.
-    if (session.transport.sessionId === undefined) await server.close();
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body.value);
+    return session;
   }
 
   async function serveOnce(req: IncomingMessage, res: ServerResponse): Promise<void> {
