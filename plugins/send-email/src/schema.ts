@@ -1,12 +1,17 @@
 import * as v from 'valibot';
 
-// One header line: no CR, LF or other control characters (tab allowed), so no field
-// can end its header and start another. A regex keeps the rule in the JSON Schema a model sees.
-const ONE_LINE = /^[^\u0000-\u0008\u000A-\u001F\u007F]*$/;
+// One header line: no CR, LF or other control characters (tab allowed), no C1 controls
+// (NEL among them) and no Unicode line or paragraph separator, so no field can end its
+// header and start another, nor look as if it did. A regex keeps the rule in the JSON
+// Schema a model sees; encoded-words (=?UTF-8?Q?...?=) are decoded and checked in the handler.
+const ONE_LINE = /^[^\u0000-\u0008\u000A-\u001F\u007F-\u009F\u2028\u2029]*$/;
 
+// RFC 5321: a path holds at most 254 characters of address, and a local part at most 64.
 const Address = v.pipe(
   v.string(),
+  v.maxLength(254, 'expected an email address of at most 254 characters'),
   v.email('expected a plain email address like alice@example.com (no display name, no line breaks)'),
+  v.regex(/^[^@]{1,64}@/, 'expected at most 64 characters before the @ of an email address'),
   v.description('An email address like alice@example.com.'),
 );
 

@@ -9,6 +9,8 @@ import { composeMessage, outboxName, writeToOutbox } from './outbox.js';
 import { displayPath, isSafeFileError } from './safe-file.js';
 import { SendEmailInput, SendEmailOutput } from './schema.js';
 import { SmtpSender } from './smtp.js';
+import { dedupeRecipients } from './recipients.js';
+import { decodedSubjectProblem } from './subject.js';
 
 export type SendEmailTool = Tool<typeof SendEmailInput, typeof SendEmailOutput> & {
   /** Close pooled SMTP connections and the call ledger file. */
@@ -37,7 +39,7 @@ export function createSendEmailTool(options?: SendEmailOptions, host: { cwd: str
     output: SendEmailOutput,
     annotations: { title: 'Send email', destructive: true, openWorld: true, idempotent: false },
     run: async (input, ctx) => {
-      const checked = checkMessage(config, input);
+      const checked = await checkMessage(config, input);
       // The Message-ID comes from the call id, so every attempt of a call carries the same one.
       const send = async (messageId: string) => {
         if (ctx.signal.aborted) throw new ToolError('execution_failed', 'send_email was cancelled before sending; nothing was sent.');
@@ -56,21 +58,26 @@ function list(value: string | string[] | undefined): string[] {
   return typeof value === 'string' ? [value] : value;
 }
 
-/** Limits and the allow list, checked before anything is sent. */
-function checkMessage(config: SendEmailConfig, input: SendEmailInput): Message {
-  const to = list(input.to);
-  const cc = list(input.cc);
+/** Limits, the subject and the allow list, checked before anything is sent. */
+async function checkMessage(config: SendEmailConfig, input: SendEmailInput): Promise<Message> {
+  // Case variants of one address are one recipient: counted once, one RCPT TO.
+  const { to, cc } = dedupeRecipients(list(input.to), list(input.cc));
   const { recipients, subjectChars, bodyChars } = config.limits;
-  const unique = new Set([...to, ...cc].map((a) => a.toLowerCase()));
   const tooLong = (field: string, length: number, limit: number, unit: string) =>
     new ToolError(
       'invalid_input',
       `Invalid input for send_email.${field}: ${length} ${unit}, more than the limit of ${limit}. Nothing was sent; shorten it and try again.`,
       { issues: [{ path: [field], at: `send_email.${field}`, message: `${length} ${unit}, more than the limit of ${limit}` }] },
     );
-  if (unique.size > recipients) throw tooLong('to', unique.size, recipients, 'recipients (to and cc together)');
+  if (to.length + cc.length > recipients) throw tooLong('to', to.length + cc.length, recipients, 'recipients (to and cc together)');
   if (input.subject.length > subjectChars) throw tooLong('subject', input.subject.length, subjectChars, 'characters');
   if (input.body.length > bodyChars) throw tooLong('body', input.body.length, bodyChars, 'characters');
+  const subjectProblem = await decodedSubjectProblem(input.subject);
+  if (subjectProblem) {
+    throw new ToolError('invalid_input', `Invalid input for send_email.subject: ${subjectProblem}. Nothing was sent; write the subject as plain text on one line.`, {
+      issues: [{ path: ['subject'], at: 'send_email.subject', message: subjectProblem }],
+    });
+  }
 
   if (config.allow || config.smtp) {
     const refused = [...to, ...cc].filter((address) => !config.allow || !isAllowed(config.allow, address));
@@ -80,6 +87,14 @@ function checkMessage(config: SendEmailConfig, input: SendEmailInput): Message {
         'denied',
         `send_email may not send to ${names}: ${refused.length === 1 ? 'it is' : 'they are'} not on the allowed recipients list. ` +
           `Nothing was sent. Remove ${refused.length === 1 ? 'that recipient' : 'those recipients'}, or ask the user to allow ${refused.length === 1 ? 'it' : 'them'}.`,
+      );
+    }
+    // Replies go where replyTo says: the same list decides where they may go.
+    if (input.replyTo && (!config.allow || !isAllowed(config.allow, input.replyTo))) {
+      throw new ToolError(
+        'denied',
+        `send_email may not use ${input.replyTo} as replyTo: it is not on the allowed recipients list, and replies would go to it. ` +
+          `Nothing was sent. Leave replyTo out, use an allowed address, or ask the user to allow it.`,
       );
     }
   }
