@@ -60,6 +60,15 @@ describe('send_email outbox and symbolic links', () => {
     expect(await readdir(join(cwd, '.toolshed/outbox'))).toHaveLength(1);
   });
 
+  it('with the default ledger and outbox (both under .toolshed), a linked .toolshed gets nothing written through it', async () => {
+    await symlink(outside, join(cwd, '.toolshed'));
+    const error = await failure(undefined);
+    expect(error.code).toBe('execution_failed');
+    // The ledger is opened first, so it is the one that refuses; either way nothing is sent or written.
+    expect(error.message).toContain('".toolshed" is a symbolic link');
+    expect(await readdir(outside)).toEqual([]);
+  });
+
   it('refuses an outbox folder that is itself a link', async () => {
     await mkdir(join(cwd, '.toolshed'));
     await symlink(outside, join(cwd, '.toolshed/outbox'));
