@@ -12,6 +12,8 @@ export type {
   RegisterOptions,
   RegistryOptions,
 } from './registry.js';
+export { checkExposure, DEFAULT_EXPOSURE_SHARE, exposureProblems } from './exposure.js';
+export type { Exposure } from './exposure.js';
 export { describeTool, sameDefinition } from './definition.js';
 export type { ToolDefinition } from './definition.js';
 export type { JsonSchema } from './json-schema.js';

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { checkDefinition, checkTimeout, copyDefinition, describeTool, sameDefinition, type ToolDefinition } from './definition.js';
 import { checkApprovalSetting, needsApproval, noApproverMessage, type ApprovalSetting } from './approval-policy.js';
 import { EventHub, type ToolEventListener } from './events.js';
+import { checkExposure, type Exposure } from './exposure.js';
 import { describeReceived, formatPath, summarizeIssues, toCallIssues, type CallIssue } from './issues.js';
 import { findNonJsonValue } from './json-value.js';
 import type { CallError, Outcome, ToolCall } from './outcome.js';
@@ -27,6 +28,12 @@ export interface RegistryOptions {
   logger?: ToolLogger;
   /** Timeout for tools that set none. */
   timeoutMs?: number;
+  /**
+   * Which definitions a model is sent up front: every tool (`{mode: 'always'}`, the default),
+   * or a search tool and the tools it finds (`search`, or `auto` above a share of the
+   * context window). Harnesses read it through `@toolshed/context`'s `createToolSearch`.
+   */
+  exposure?: Exposure;
 }
 
 export interface DispatchOptions {
@@ -100,10 +107,12 @@ export class ToolRegistry {
   #sealed = false;
   #options: RegistryOptions;
   #events: EventHub;
+  #exposure: Exposure;
 
   constructor(options: RegistryOptions = {}) {
     if (options.timeoutMs !== undefined) checkTimeout('ToolRegistry options', options.timeoutMs);
     checkApprovalSetting('ToolRegistry options', options.approve);
+    this.#exposure = options.exposure === undefined ? { mode: 'always' } : checkExposure('ToolRegistry options', options.exposure);
     this.#options = options;
     this.#events = new EventHub((error) =>
       (options.logger ?? SILENT).warn(`an event subscriber threw: ${describeThrown(error)}`),
@@ -145,6 +154,11 @@ export class ToolRegistry {
 
   get sealed(): boolean {
     return this.#sealed;
+  }
+
+  /** The exposure setting (a copy): which definitions a model is sent up front. */
+  get exposure(): Exposure {
+    return JSON.parse(JSON.stringify(this.#exposure)) as Exposure;
   }
 
   has(name: string): boolean {

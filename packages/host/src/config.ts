@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { exposureProblems } from '@toolshed/core/exposure';
 import { ConfigError } from './errors.js';
 import type { HostConfig } from './types.js';
 
@@ -92,7 +93,7 @@ function checkConfig(config: unknown, label: string, file: string): asserts conf
     problems.push('the config must be a JSON object like {"plugins": ["@toolshed/tool-echo"]}');
   } else {
     for (const key of Object.keys(config)) {
-      if (!['plugins', 'rename', 'discover', '$schema'].includes(key)) problems.push(`unknown key "${key}"; use plugins, rename, discover`);
+      if (!['plugins', 'rename', 'discover', 'exposure', '$schema'].includes(key)) problems.push(`unknown key "${key}"; use plugins, rename, discover, exposure`);
     }
     if (config.plugins !== undefined) {
       if (!Array.isArray(config.plugins)) problems.push('"plugins" must be an array');
@@ -100,6 +101,7 @@ function checkConfig(config: unknown, label: string, file: string): asserts conf
     }
     if (config.rename !== undefined) checkRename(config.rename, 'rename', problems);
     if (config.discover !== undefined && typeof config.discover !== 'boolean') problems.push('"discover" must be true or false');
+    if (config.exposure !== undefined) problems.push(...exposureProblems(config.exposure));
   }
   if (problems.length > 0) {
     throw new ConfigError(file, `${label} is not a valid Toolshed config:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);

@@ -101,7 +101,8 @@ export async function createHost<const TPlugins extends readonly PluginEntry<Any
 ): Promise<Host> {
   const result = await plan(options);
   const { ToolRegistry } = await import('@toolshed/core');
-  const registry: ToolRegistry = new ToolRegistry(options.registry);
+  // The config file's exposure applies unless the harness sets its own in code.
+  const registry: ToolRegistry = new ToolRegistry({ ...(result.exposure ? { exposure: result.exposure } : {}), ...options.registry });
   for (const record of loadedRecords(result)) {
     const origin = pluginLabel(record.report);
     try {

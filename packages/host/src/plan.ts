@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { AnyPlugin, AnyTool, ToolDefinition } from '@toolshed/core';
+import type { AnyPlugin, AnyTool, Exposure, ToolDefinition } from '@toolshed/core';
 import { isToolName, TOOL_NAME_RULE } from '@toolshed/core/name';
 import { coreMismatch, describeCoreMismatch } from './compat.js';
 import { loadConfig } from './config.js';
@@ -43,6 +43,8 @@ export interface PluginRecord {
 export interface Plan {
   cwd: string;
   configFile?: string;
+  /** The config file's exposure setting, checked. */
+  exposure?: Exposure;
   records: PluginRecord[];
   warnings: string[];
 }
@@ -319,6 +321,7 @@ export async function plan(options: HostOptions): Promise<Plan> {
   applyRenames(records, { ...config.rename, ...options.rename }, warnings);
   const result: Plan = { cwd, records, warnings };
   if (loaded?.file) result.configFile = loaded.file;
+  if (config.exposure !== undefined) result.exposure = config.exposure;
   // Failures are not thrown here: createHost first loads the other plugins you named, so that
   // one missing plugin does not hide another's invalid options.
   return result;

@@ -1,4 +1,4 @@
-import type { AnyPlugin, AnySchema, Plugin, RegistryOptions, ToolDefinition, ToolRegistry } from '@toolshed/core';
+import type { AnyPlugin, AnySchema, Exposure, Plugin, RegistryOptions, ToolDefinition, ToolRegistry } from '@toolshed/core';
 import type { InferInput } from 'valibot';
 
 /** Where a plugin came from: handed over in code, named in the config file, or found among the project's dependencies. */
@@ -103,6 +103,8 @@ export interface HostConfig {
   rename?: Record<string, string>;
   /** Set to false to load only the plugins named here, not those found among the dependencies. */
   discover?: boolean;
+  /** Which tool definitions a model is sent up front (see `Exposure` in @toolshed/core); the registry's option wins. */
+  exposure?: Exposure;
 }
 
 export interface HostOptions {
