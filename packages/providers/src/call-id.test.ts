@@ -114,5 +114,10 @@ describe('calls with an empty or missing id', () => {
       { type: 'tool_result', tool_use_id: 'toolu_1', content: 'q: found' },
     ]);
     expect(new Set(started).size).toBe(5);
+
+    // Calls a harness built itself, without an id, pair the same way.
+    const built = await runToolCalls(registry, [{ name: 'lookup', input: { word: 'r' } }, { name: 'lookup', input: { word: 's' }, callId: '' }]);
+    expect(toOpenAIToolMessages(built).map((message) => message.tool_call_id)).toEqual(['', '']);
+    expect(built[0]!.callId).not.toBe(built[1]!.callId);
   });
 });

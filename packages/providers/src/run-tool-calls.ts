@@ -1,4 +1,5 @@
 import type { ApprovalSetting, DispatchOptions, Outcome, ToolCall, ToolRegistry } from '@toolshed/core';
+import { callIdOf } from './call-id.js';
 import type { ParsedToolCall } from './parsed-call.js';
 
 export interface RunToolCallsOptions {
@@ -23,7 +24,8 @@ function runOne(registry: ToolRegistry, call: ParsedToolCall | ToolCall, options
   // An unreadable call never reaches the handler. An unknown tool still goes
   // through dispatch, whose message lists the tools that exist.
   if (error && registry.has(call.name)) return Promise.resolve(registry.reject(call, error));
-  return registry.dispatch({ name: call.name, input: call.input, ...(call.callId ? { callId: call.callId } : {}) }, options);
+  // A call without an id gets a local one, answered with "" like a parsed call's.
+  return registry.dispatch({ name: call.name, input: call.input, callId: callIdOf(call.callId) }, options);
 }
 
 /**
