@@ -172,6 +172,18 @@ describe('malformed params: -32602 naming the field', () => {
     expect(events).toEqual([]);
   });
 
+  it('stdio: a malformed initialize already waiting in the input when serving starts', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} })}\n`);
+    const service = await serveStdio(createTestRegistry().registry, { stdin, stdout, stderr: new PassThrough() });
+    opened.push(service);
+    let out = '';
+    stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    await expect.poll(() => out).toContain('\n');
+    expect(JSON.parse(out)).toMatchObject({ id: 1, error: { code: -32602, message: expect.stringMatching(/^Invalid params for initialize: params\.protocolVersion: /) } });
+  });
+
   it('stdio initialize without clientInfo.version', async () => {
     const { send, next, service } = await rawStdio();
     opened.push(service);

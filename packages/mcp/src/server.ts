@@ -21,8 +21,14 @@ export interface McpServerOptions {
 /** The SDK's server, with malformed `tools/call` and `initialize` params answered -32602 on every transport. */
 class ToolshedServer extends Server {
   override async connect(transport: Transport): Promise<void> {
+    // Between the SDK installing its message handler and the transport starting to read,
+    // so that not even a message already waiting in the input passes ungated.
+    const start = transport.start.bind(transport);
+    transport.start = () => {
+      guardParams(transport);
+      return start();
+    };
     await super.connect(transport);
-    guardParams(transport);
   }
 }
 
