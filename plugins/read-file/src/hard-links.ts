@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { lstat, opendir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ON_DENY_LIST, type PathPolicy } from './path-policy.js';
 import { inside, toPosix } from './resolve-path.js';
@@ -32,15 +32,21 @@ export async function findDeniedTwin(file: string, realRoot: string, identity: I
     const stats = await lstat(at, { bigint: true }).catch(() => undefined);
     return stats !== undefined && stats.isFile() && stats.ino === identity.ino && stats.dev === identity.dev;
   };
-  const denied = (at: string, directory: boolean) => policy(toPosix(path.relative(realRoot, at)), directory) === ON_DENY_LIST;
   for (let dir = path.dirname(file); inside(realRoot, dir); dir = path.dirname(dir)) {
+    // The folder's relative path once, not per entry: folders such as node_modules/.pnpm hold hundreds.
+    const relDir = toPosix(path.relative(realRoot, dir));
     for (const entry of await entriesOf(dir)) {
+      const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
+      const directory = entry.isDirectory();
+      if (!directory && !entry.isFile()) continue;
+      if (policy(rel, directory) !== ON_DENY_LIST) continue;
       const at = path.join(dir, entry.name);
-      if (entry.isFile() && denied(at, false) && (await same(at))) return true;
-      if (entry.isDirectory() && denied(at, true)) {
-        for (const inner of await entriesOf(at)) {
-          if (inner.isFile() && (await same(path.join(at, inner.name)))) return true;
-        }
+      if (!directory) {
+        if (await same(at)) return true;
+        continue;
+      }
+      for (const inner of await entriesOf(at)) {
+        if (inner.isFile() && (await same(path.join(at, inner.name)))) return true;
       }
     }
     if (dir === realRoot) break;
@@ -49,12 +55,12 @@ export async function findDeniedTwin(file: string, realRoot: string, identity: I
 }
 
 async function entriesOf(dir: string): Promise<Dirent[]> {
-  const entries: Dirent[] = [];
   try {
-    for await (const entry of await opendir(dir)) entries.push(entry);
+    // One readdir call, not opendir's entry-by-entry iteration: these folders are read whole anyway.
+    return await readdir(dir, { withFileTypes: true });
   } catch (error) {
     // A folder removed meanwhile holds no twin; any other failure refuses the read rather than guess.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return [];
   }
-  return entries;
 }
