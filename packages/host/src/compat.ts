@@ -45,7 +45,14 @@ export async function coreMismatch(peerDependencies: unknown): Promise<CoreMisma
       ? (peerDependencies as Record<string, unknown>)['@toolshed/core']
       : undefined;
   if (range === undefined) return undefined;
-  const running = runningCoreVersion();
+  let running: string;
+  try {
+    running = runningCoreVersion();
+  } catch {
+    // No core beside the host (a listing needs none): there is nothing to compare with, and
+    // createHost fails on its own, naming core, when it imports it.
+    return undefined;
+  }
   if (typeof range === 'string' && (await admits(running, range))) return undefined;
   return { range: typeof range === 'string' ? range : JSON.stringify(range), running };
 }
