@@ -145,11 +145,16 @@ describe(`stdio: the ${MAX_LINE_BYTES / 1024 / 1024} MiB line limit`, () => {
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, ...INITIALIZE })}\n`);
     child.stdin.write(`${callLine(MAX_LINE_BYTES + 1000, 1)}\n`);
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'after' } } })}\n`);
-    await expect.poll(() => lines().length, { timeout: 20_000 }).toBe(3);
+    child.stdin.on('error', () => {}); // a server that died is reported below, with its stderr
+    const died = exited.then((code) => {
+      throw new Error(`the server exited with ${code} before answering: ${err}`);
+    });
+    await Promise.race([expect.poll(() => lines().length, { timeout: 20_000 }).toBe(3), died]);
     const [, refused, after] = lines();
     expect(refused).toMatchObject({ id: 1, error: { code: -32600, message: expect.stringMatching(/^Message too long: 10486760 bytes/) } });
     expect(after).toMatchObject({ id: 2, result: { structuredContent: { text: 'after' } } });
     expect(err).toMatch(/^toolshed mcp: stdin line 2: Message too long/);
+    died.catch(() => {});
     child.stdin.end();
     expect(await exited).toBe(0);
   });
