@@ -139,17 +139,18 @@ function convert(input: unknown, ctx: Context): JsonSchema {
     }
   }
   // A bound Gemini can hold exactly stays a bound; the rest is said in words.
+  const held = new Set<string>();
   if (out.type === 'integer') {
     if (typeof node.exclusiveMinimum === 'number' && out.minimum === undefined) {
       out.minimum = Math.floor(node.exclusiveMinimum) + 1;
-      dropped.splice(dropped.indexOf(`greater than ${node.exclusiveMinimum}`), 1);
+      held.add(`greater than ${node.exclusiveMinimum}`);
     }
     if (typeof node.exclusiveMaximum === 'number' && out.maximum === undefined) {
       out.maximum = Math.ceil(node.exclusiveMaximum) - 1;
-      dropped.splice(dropped.indexOf(`less than ${node.exclusiveMaximum}`), 1);
+      held.add(`less than ${node.exclusiveMaximum}`);
     }
   }
-  for (const rule of dropped) note(out, rule);
+  for (const rule of dropped) if (!held.has(rule)) note(out, rule);
   if ('const' in node) {
     const value = node.const;
     if (typeof value === 'string') out.enum = [value];

@@ -213,6 +213,13 @@ describe('toAiSdkTools', () => {
       expect(text).toMatch(/\n\[Truncated: showing the first \d+ of 100\d{3} characters\. Ask for less/);
     }
 
+    // A call that returned nothing says so, in the builders' words.
+    const quiet = new ToolRegistry().register(defineTool({ name: 'quiet', description: 'Nothing.', input: v.object({}), run: () => undefined }));
+    const silent = scriptedModel(toolCalls(['c4', 'quiet', {}]));
+    await generateText({ model: silent.model, tools: toAiSdkTools(quiet), prompt: 'quiet', stopWhen: stepCountIs(3) });
+    const [said] = silent.prompts[1]!.prompt.filter((entry) => entry.role === 'tool').flatMap((entry) => entry.content) as { output: unknown }[];
+    expect(said!.output).toEqual({ type: 'text', value: toOpenAIToolMessages(await runToolCalls(quiet, [{ name: 'quiet', input: {} }]))[0]!.content });
+
     // A smaller cap is an option, checked like the builders' own.
     const small = scriptedModel(toolCalls(['c3', 'dump', {}]));
     await generateText({ model: small.model, tools: toAiSdkTools(registry, { maxChars: 500 }), prompt: 'dump', stopWhen: stepCountIs(3) });

@@ -1,6 +1,6 @@
 import { needsApproval, type ToolRegistry } from '@toolshed/core';
 import { jsonSchema, tool, type ToolSet } from 'ai';
-import { capOutput, capText, checkMaxChars, type ResultOptions } from '../result-text.js';
+import { capOutput, capText, checkMaxChars, emptyResultText, type ResultOptions } from '../result-text.js';
 
 /**
  * The registry's tools as an AI SDK tool set for `generateText` / `streamText`.
@@ -37,7 +37,8 @@ export function toAiSdkTools(registry: ToolRegistry, options?: ResultOptions): T
             ...(approvedBySdk ? { approve: 'allow-all' as const } : {}),
           },
         );
-        if (outcome.ok) return capOutput(outcome.output, maxChars);
+        // Nothing at all would reach some APIs as an empty result, which they refuse.
+        if (outcome.ok) return outcome.output === undefined ? emptyResultText(name) : capOutput(outcome.output, maxChars);
         throw new ToolCallFailed(outcome.error.code, capText(outcome.error.message, maxChars));
       },
     });
