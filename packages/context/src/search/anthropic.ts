@@ -1,0 +1,37 @@
+import type { ToolRegistry } from '@toolshed/core';
+import { toAnthropicTools, type AnthropicTool } from '@toolshed/providers';
+import type { ToolSearch } from './session.js';
+
+/** Anthropic's own server-side tool search: `regex` (the model writes patterns) or `bm25` (natural language). */
+export type AnthropicSearchVariant = 'bm25' | 'regex';
+
+export interface AnthropicToolSearchTool {
+  type: 'tool_search_tool_bm25_20251119' | 'tool_search_tool_regex_20251119';
+  name: 'tool_search_tool_bm25' | 'tool_search_tool_regex';
+}
+
+export type AnthropicDeferrableTool = AnthropicTool & { defer_loading?: true };
+
+/**
+ * Every tool for the Messages API with Anthropic's native tool search: its
+ * search tool first, then each tool the search holds back marked
+ * `defer_loading: true` (Claude sees it only once its search finds it), and
+ * the always-loaded tools as they are. The request needs the beta header
+ * `advanced-tool-use-2025-11-20`. When nothing is deferred this is
+ * `toAnthropicTools(registry)`.
+ */
+export function toAnthropicToolsWithSearch(
+  registry: ToolRegistry,
+  search: ToolSearch,
+  options: { variant?: AnthropicSearchVariant } = {},
+): (AnthropicToolSearchTool | AnthropicDeferrableTool)[] {
+  const variant = options.variant ?? 'bm25';
+  if (variant !== 'bm25' && variant !== 'regex') throw new TypeError(`variant must be "bm25" or "regex", got ${JSON.stringify(variant)}.`);
+  const tools = toAnthropicTools(registry);
+  if (!search.decision.deferred) return tools;
+  const searchTool: AnthropicToolSearchTool =
+    variant === 'bm25'
+      ? { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' }
+      : { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' };
+  return [searchTool, ...tools.map((tool) => (search.isDeferred(tool.name) ? { ...tool, defer_loading: true as const } : tool))];
+}

@@ -1,0 +1,117 @@
+import MiniSearch from 'minisearch';
+import { stemmer } from 'stemmer';
+
+/** What the index reads of a tool: plain data, so tools from any source can be indexed. */
+export interface SearchableTool {
+  name: string;
+  description: string;
+  inputSchema?: unknown;
+}
+
+export interface SearchHit {
+  name: string;
+  /** BM25 score: comparable within one search only. */
+  score: number;
+}
+
+export interface SearchOptions {
+  /** How many hits at most (default 5). */
+  limit?: number;
+}
+
+export interface ToolIndex {
+  readonly size: number;
+  /** The best matches first; none for a query with no word the index knows. */
+  search(query: string, options?: SearchOptions): SearchHit[];
+}
+
+export const DEFAULT_SEARCH_LIMIT = 5;
+
+// Words that say nothing about which tool is meant; stemmed like every other term.
+const STOP_WORDS = new Set(
+  'a an and are as at be by can could do does for from give how i in into is it its me my of on or please should some than that the their them then there these this to up use using want we what when where which will with would you your'.split(
+    ' ',
+  ),
+);
+
+/** Words of names and prose alike: `read_text_file`, `readTextFile` and `read text file` give the same terms. */
+function tokenize(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+}
+
+function processTerm(term: string): string | null {
+  const word = term.toLowerCase();
+  if (STOP_WORDS.has(word)) return null;
+  return stemmer(word);
+}
+
+/** Parameter names and descriptions, nested objects and array items included. */
+function parameterText(schema: unknown, out: string[] = [], depth = 0): string[] {
+  if (typeof schema !== 'object' || schema === null || depth > 6) return out;
+  const node = schema as Record<string, unknown>;
+  const properties = node.properties;
+  if (typeof properties === 'object' && properties !== null) {
+    for (const [key, value] of Object.entries(properties)) {
+      out.push(key);
+      const description = (value as { description?: unknown } | null)?.description;
+      if (typeof description === 'string') out.push(description);
+      parameterText(value, out, depth + 1);
+    }
+  }
+  for (const key of ['items', 'anyOf', 'oneOf', 'allOf']) {
+    const child = node[key];
+    for (const item of Array.isArray(child) ? child : [child]) parameterText(item, out, depth + 1);
+  }
+  return out;
+}
+
+function checkTools(tools: readonly SearchableTool[]): void {
+  if (!Array.isArray(tools)) throw new TypeError('createToolIndex expects an array of tool definitions ({name, description, inputSchema}).');
+  const seen = new Set<string>();
+  tools.forEach((tool, index) => {
+    if (typeof tool?.name !== 'string' || tool.name === '') throw new TypeError(`Tool definition [${index}] has no "name" (a non-empty string).`);
+    if (typeof tool.description !== 'string') throw new TypeError(`Tool definition [${index}] (${tool.name}) has no "description" (a string).`);
+    if (seen.has(tool.name)) throw new TypeError(`Tool definition [${index}]: the name "${tool.name}" is given twice; tool names are unique.`);
+    seen.add(tool.name);
+  });
+}
+
+/**
+ * A BM25 index (MiniSearch's BM25+) over tools' names, descriptions and
+ * parameter names and descriptions. Words are split at `_`, `-` and case
+ * changes and stemmed (Porter), so "reading files" finds `read_file`.
+ */
+export function createToolIndex(tools: readonly SearchableTool[]): ToolIndex {
+  checkTools(tools);
+  const index = new MiniSearch<{ id: string; name: string; description: string; params: string }>({
+    fields: ['name', 'description', 'params'],
+    tokenize,
+    processTerm,
+    searchOptions: {
+      boost: { name: 3, description: 1.5, params: 1 },
+      // A word typed in part ("direct") still finds its longer forms; short ones would match too much.
+      prefix: (term) => term.length >= 4,
+      fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
+      combineWith: 'OR',
+    },
+  });
+  index.addAll(
+    tools.map((tool) => ({ id: tool.name, name: tool.name, description: tool.description, params: parameterText(tool.inputSchema).join(' ') })),
+  );
+  return {
+    size: tools.length,
+    search(query, options = {}) {
+      if (typeof query !== 'string') throw new TypeError(`A search query is a string, got ${typeof query}.`);
+      const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+      if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a whole number of at least 1, got ${String(limit)}.`);
+      return index
+        .search(query)
+        .slice(0, limit)
+        .map((result) => ({ name: String(result.id), score: result.score }));
+    },
+  };
+}
