@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAnthropicToolUses, toAnthropicToolResults } from './anthropic.js';
 import { LOCAL_CALL_ID_PREFIX } from './call-id.js';
+import { parseGeminiFunctionCalls, toGeminiFunctionResponses } from './gemini.js';
 import { parseOpenAIResponsesCalls, parseOpenAIToolCalls } from './openai-calls.js';
 import { toOpenAIResponsesOutputs, toOpenAIToolMessages } from './openai-results.js';
 import { runToolCalls } from './run-tool-calls.js';
@@ -114,6 +115,12 @@ describe('calls with an empty or missing id', () => {
       { type: 'tool_result', tool_use_id: 'toolu_1', content: 'q: found' },
     ]);
     expect(new Set(started).size).toBe(5);
+
+    // An id a model sent is answered as it was, even one that looks like a local id.
+    const lookalike = parseOpenAIToolCalls([{ id: `${LOCAL_CALL_ID_PREFIX}x`, type: 'function', function: { name: 'lookup', arguments: '{"word":"z"}' } }]);
+    expect(toOpenAIToolMessages(await runToolCalls(registry, lookalike))[0]!.tool_call_id).toBe(`${LOCAL_CALL_ID_PREFIX}x`);
+    const geminiLookalike = parseGeminiFunctionCalls([{ functionCall: { id: `${LOCAL_CALL_ID_PREFIX}y`, name: 'lookup', args: { word: 'g' } } }]);
+    expect(toGeminiFunctionResponses(await runToolCalls(registry, geminiLookalike))[0]!.functionResponse.id).toBe(`${LOCAL_CALL_ID_PREFIX}y`);
 
     // Calls a harness built itself, without an id, pair the same way.
     const built = await runToolCalls(registry, [{ name: 'lookup', input: { word: 'r' } }, { name: 'lookup', input: { word: 's' }, callId: '' }]);

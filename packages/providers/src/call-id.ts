@@ -8,12 +8,22 @@
  */
 export const LOCAL_CALL_ID_PREFIX = 'toolshed-local-';
 
+// A model may send an id that starts with the public prefix, by chance or on
+// purpose; only ids this process made carry its random mark, so only those are
+// answered with "" and the model's own ids always come back as they were.
+const OWN_PREFIX = `${LOCAL_CALL_ID_PREFIX}${globalThis.crypto.randomUUID().slice(0, 8)}-`;
+
 /** The provider's id when it sent a usable one, else a fresh local id. */
 export function callIdOf(providerId: string | undefined): string {
-  return providerId !== undefined && providerId !== '' ? providerId : `${LOCAL_CALL_ID_PREFIX}${globalThis.crypto.randomUUID()}`;
+  return providerId !== undefined && providerId !== '' ? providerId : `${OWN_PREFIX}${globalThis.crypto.randomUUID()}`;
 }
 
 /** The id to answer the model with: its own, which for a local id was "" or none. */
 export function replyIdOf(callId: string): string {
-  return callId.startsWith(LOCAL_CALL_ID_PREFIX) ? '' : callId;
+  return isLocalCallId(callId) ? '' : callId;
+}
+
+/** Whether this process made the id up for a call that came without one. */
+export function isLocalCallId(callId: string): boolean {
+  return callId.startsWith(OWN_PREFIX);
 }

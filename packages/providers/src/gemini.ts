@@ -1,7 +1,7 @@
 import type { JsonSchema, Outcome } from '@toolshed/core';
 import { toGeminiSchema } from './gemini-schema.js';
 import { stringField, type ParsedToolCall } from './parsed-call.js';
-import { callIdOf, LOCAL_CALL_ID_PREFIX } from './call-id.js';
+import { callIdOf, isLocalCallId } from './call-id.js';
 import { capOutput, capText, checkMaxChars, type ResultOptions } from './result-text.js';
 import { definitionsOf, type ToolSource } from './source.js';
 
@@ -81,7 +81,7 @@ export function toGeminiFunctionResponses(outcomes: readonly Outcome[], options?
       response = { error: { code: outcome.error.code, message: capText(outcome.error.message, maxChars) } };
     }
     const part: GeminiFunctionResponsePart = { functionResponse: { name: outcome.name, response } };
-    if (!outcome.callId.startsWith(LOCAL_CALL_ID_PREFIX)) part.functionResponse.id = outcome.callId;
+    if (!isLocalCallId(outcome.callId)) part.functionResponse.id = outcome.callId;
     return part;
   });
 }
