@@ -36,7 +36,7 @@ const Delivery = v.variant('via', [
     via: v.literal('smtp'),
     host: v.pipe(v.string(), v.description('The SMTP server that accepted the message.')),
     port: v.number(),
-    response: v.pipe(v.string(), v.description("The server's final reply.")),
+    response: v.pipe(v.string(), v.description("The final reply's code with a fixed explanation (not the server's own words).")),
   }),
   v.object({
     via: v.literal('outbox'),
@@ -49,7 +49,7 @@ export const SendEmailOutput = v.object({
   accepted: v.pipe(v.array(v.string()), v.description('Recipients the message was accepted for.')),
   rejected: v.pipe(
     v.array(v.object({ address: v.string(), reason: v.string() })),
-    v.description('Recipients the server refused, with its reply. Empty when all were accepted.'),
+    v.description("Recipients the server refused, each with the reply's code and a fixed explanation. Empty when all were accepted."),
   ),
   delivery: Delivery,
 });
