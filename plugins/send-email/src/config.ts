@@ -64,7 +64,7 @@ export function resolveConfig(options: SendEmailOptions | undefined, cwd: string
     cwd: resolve(cwd),
     outboxDir: resolve(cwd, o.outbox ?? DEFAULTS.outbox),
     ledger: resolveLedger(o.ledger),
-    scrubber: new Scrubber(smtp?.user, smtp?.password),
+    scrubber: new Scrubber(smtp?.password),
   };
 }
 

@@ -13,7 +13,7 @@
 
 export const WITHHELD = '[text withheld: it contained the SMTP password in some encoding]';
 
-/** Decoded views deeper than this are not made; three covers e.g. hex of base64 of a %-encoded password split over two lines. */
+/** Decoded views deeper than this are not made; three covers two encodings stacked on a password split over two lines. */
 const DEPTH = 3;
 /** A bound on the work for one text, whatever it holds. */
 const MAX_VIEWS = 4000;
@@ -58,8 +58,7 @@ const DECODERS: Decoder[] = [joinLines, urlDecoders, json, hex, base64];
 export class Scrubber {
   readonly #secrets: string[];
 
-  /** `user` is not a secret; it is accepted so that callers name what the login was. */
-  constructor(_user: string | undefined, password: string | undefined) {
+  constructor(password: string | undefined) {
     this.#secrets = password ? [password.toLowerCase()] : [];
   }
 
