@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -14,16 +14,38 @@ const snippets = [...README.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => ma
 let project: Project;
 afterEach(() => project?.remove());
 
+/** The packages the README's install line installs. */
+const INSTALL_LINE = /^npm install (.+)$/m.exec(README)![1]!.split(/\s+/);
+
 /**
- * A project as the README's install line leaves it: the built host, core, valibot, and a plugin
- * named @toolshed/tool-echo with tool `echo` (built here by the real toolshed-manifest: the
- * echo package itself builds with this host, so it cannot be a dependency of its tests).
+ * A project as the README's install line leaves it under pnpm's strict layout: at the top of
+ * node_modules only the packages that line names, so a snippet importing anything else fails.
+ * The built host, core and valibot are the workspace's; @toolshed/tool-echo is a plugin of that
+ * name with tool `echo`, built here by the real toolshed-manifest with its own dependencies
+ * beside it (the echo package itself builds with this host, so it cannot be a dependency of
+ * these tests).
  */
 function installed(): Project {
   project = new Project();
-  symlinkSync(HOST_DIR, path.join(project.dir, 'node_modules', '@toolshed', 'host'), 'dir');
+  const modules = path.join(project.dir, 'node_modules');
+  const sources: Record<string, string> = {
+    '@toolshed/host': HOST_DIR,
+    '@toolshed/core': realpathSync(path.join(modules, '@toolshed', 'core')),
+    valibot: realpathSync(path.join(modules, 'valibot')),
+  };
+  rmSync(path.join(modules, '@toolshed', 'core'));
+  rmSync(path.join(modules, 'valibot'));
+  const echoDir = path.join(modules, '@toolshed', 'tool-echo');
+  mkdirSync(path.join(echoDir, 'node_modules', '@toolshed'), { recursive: true });
+  symlinkSync(sources['@toolshed/core']!, path.join(echoDir, 'node_modules', '@toolshed', 'core'), 'dir');
+  symlinkSync(sources.valibot!, path.join(echoDir, 'node_modules', 'valibot'), 'dir');
   project.plugin({ name: '@toolshed/tool-echo', tools: [{ name: 'echo' }] });
-  project.packageJson({ dependencies: { '@toolshed/host': '^1', '@toolshed/core': '^1', '@toolshed/tool-echo': '^1', valibot: '^1' } });
+  for (const name of INSTALL_LINE) {
+    if (name === '@toolshed/tool-echo') continue;
+    if (!sources[name]) throw new Error(`the README installs ${name}, which this test does not know how to provide`);
+    symlinkSync(sources[name]!, path.join(modules, name), 'dir');
+  }
+  project.packageJson({ dependencies: Object.fromEntries(INSTALL_LINE.map((name) => [name, '^1'])) });
   return project;
 }
 
@@ -33,7 +55,8 @@ async function node(file: string, cwd: string): Promise<string> {
   return stdout;
 }
 
-it('the README shows two harnesses', () => {
+it('the README shows two harnesses and one install line, which names every package they import', () => {
+  expect(INSTALL_LINE).toEqual(['@toolshed/host', '@toolshed/core', '@toolshed/tool-echo', 'valibot']);
   expect(snippets).toHaveLength(2);
   expect(snippets[0]).toContain('// harness.mjs — run with: node harness.mjs');
 });
