@@ -2,12 +2,15 @@
 // high-level McpServer serving the same echo tool (zod schema, hand-written
 // result): the floor anyone serving a tool with the SDK pays. Both use the
 // SDK's real Client over its in-memory transport, interleaved in this one
-// process, so the ratios hold whatever else the machine is doing. The HTTP
-// figure is the same call through serveHttp on 127.0.0.1.
+// process, so the ratios hold whatever else the machine is doing. Over HTTP,
+// serveHttp on 127.0.0.1 against the SDK's McpServer on its own transport.
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ToolRegistry } from '@toolshed/core';
 import { echo } from '@toolshed/tool-echo';
 import { z } from 'zod';
@@ -61,9 +64,30 @@ const http = await serveHttp(registry);
 const overHttp = new Client({ name: 'bench', version: '1.0.0' });
 await overHttp.connect(new StreamableHTTPClientTransport(new URL(http.url)));
 await overHttp.listTools();
+// The floor over HTTP: the SDK's McpServer on its own StreamableHTTPServerTransport,
+// one session, on node:http, as the SDK's examples serve it.
+const sdkHttpServer = new McpServer({ name: 'floor', version: '1.0.0' });
+sdkHttpServer.registerTool(
+  'echo',
+  { description: echo.description, inputSchema: { text: z.string() }, outputSchema: { text: z.string() } },
+  async ({ text }) => ({ content: [{ type: 'text', text: JSON.stringify({ text }) }], structuredContent: { text } }),
+);
+const sdkTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+await sdkHttpServer.connect(sdkTransport);
+const sdkHttp = createServer((req, res) => void sdkTransport.handleRequest(req, res));
+await new Promise((resolve) => sdkHttp.listen(0, '127.0.0.1', resolve));
+const floorHttp = new Client({ name: 'bench', version: '1.0.0' });
+await floorHttp.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${sdkHttp.address().port}/mcp`)));
+await floorHttp.listTools();
+
 const httpSamples = [];
+const floorHttpSamples = [];
 await measure(() => overHttp.callTool(params), 100);
-for (let r = 0; r < 5; r++) httpSamples.push(await measure(() => overHttp.callTool(params), 200));
+await measure(() => floorHttp.callTool(params), 100);
+for (let r = 0; r < 10; r++) {
+  httpSamples.push(await measure(() => overHttp.callTool(params), 100));
+  floorHttpSamples.push(await measure(() => floorHttp.callTool(params), 100));
+}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ns = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)]));
@@ -74,11 +98,16 @@ for (const [name, value] of Object.entries(ns)) {
   console.log(`  ${name.padEnd(18)} ${(value / 1000).toFixed(1).padStart(7)} µs   ${(value / base).toFixed(2)}x sdk McpServer`);
 }
 const httpNs = median(httpSamples);
-console.log(`  ${'toolshed over http'.padEnd(18)} ${(httpNs / 1000).toFixed(1).padStart(7)} µs   ${(httpNs / ns.toolshed).toFixed(2)}x toolshed in-memory`);
+const floorHttpNs = median(floorHttpSamples);
+console.log(`  ${'sdk over http'.padEnd(18)} ${(floorHttpNs / 1000).toFixed(1).padStart(7)} µs   1.00x sdk over http`);
+console.log(`  ${'toolshed over http'.padEnd(18)} ${(httpNs / 1000).toFixed(1).padStart(7)} µs   ${(httpNs / floorHttpNs).toFixed(2)}x sdk over http`);
 // The registry validates input and output, merges the client's cancellation
 // signal and reports outcomes: allow it half again the bare SDK's cost.
 const ratio = ns.toolshed / base;
 console.log(`  target: toolshed <= 1.5x sdk McpServer: ${ratio <= 1.5 ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`);
 
-await Promise.all([ours.close(), floor.close(), overHttp.close()]);
+await Promise.all([ours.close(), floor.close(), overHttp.close(), floorHttp.close()]);
 await http.close();
+await sdkHttpServer.close();
+sdkHttp.closeAllConnections();
+sdkHttp.close();

@@ -26,11 +26,13 @@ function describeIssues(issues: readonly Issue[]): string {
 
 /** The -32602 error for a `tools/call` or `initialize` request whose params are malformed; undefined for anything else. */
 export function invalidParams(message: unknown): { code: number; message: string } | undefined {
-  if (!isJSONRPCRequest(message) || !Object.hasOwn(CHECKED, message.method)) return undefined;
-  const { schema, form } = CHECKED[message.method as keyof typeof CHECKED];
+  // A plain look first: every message passes here, and only two methods are checked.
+  const method = (message as { method?: unknown } | null)?.method;
+  if (typeof method !== 'string' || !Object.hasOwn(CHECKED, method) || !isJSONRPCRequest(message)) return undefined;
+  const { schema, form } = CHECKED[method as keyof typeof CHECKED];
   const parsed = schema.safeParse(message);
   if (parsed.success) return undefined;
-  return { code: ErrorCode.InvalidParams, message: `Invalid params for ${message.method}: ${describeIssues(parsed.error.issues)}. Send params of the form ${form}.` };
+  return { code: ErrorCode.InvalidParams, message: `Invalid params for ${method}: ${describeIssues(parsed.error.issues)}. Send params of the form ${form}.` };
 }
 
 /**
@@ -42,7 +44,8 @@ export function guardParams(transport: Transport): void {
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
     const error = invalidParams(message);
-    if (error && isJSONRPCRequest(message)) {
+    // invalidParams answers requests only.
+    if (error && 'id' in message) {
       transport.send({ jsonrpc: '2.0', id: message.id, error }, { relatedRequestId: message.id }).catch((failure: unknown) => transport.onerror?.(failure as Error));
       return;
     }
