@@ -84,7 +84,8 @@ describe('send_email never reports what an SMTP server says', () => {
       ),
       { numRuns: 40 },
     );
-  });
+    // 40 sends take seconds; the limit is only there to catch a hang on a loaded machine.
+  }, 120_000);
 
   it('is a real test: the same server hands the spelled password to a plain nodemailer client', async () => {
     const password = 'Tr0ub4dor & 3';
