@@ -4,6 +4,7 @@ import { registerContext } from './commands/context.js';
 import { registerList } from './commands/list.js';
 import { registerNew } from './commands/new.js';
 import { registerPlugins } from './commands/plugins.js';
+import { registerSearch } from './commands/search.js';
 import { registerSchema } from './commands/schema.js';
 import { registerServe } from './commands/serve.js';
 import { setProjectOptions } from './host.js';
@@ -24,6 +25,7 @@ export function createProgram(): Command {
   registerCall(program);
   registerSchema(program);
   registerContext(program);
+  registerSearch(program);
   registerPlugins(program);
   registerServe(program);
   registerNew(program);

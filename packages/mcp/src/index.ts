@@ -1,5 +1,5 @@
 export { createMcpServer } from './server.js';
-export type { McpServerOptions } from './server.js';
+export type { McpServerOptions, McpToolSearch } from './server.js';
 export { serveStdio } from './stdio.js';
 export type { StdioOptions, StdioService } from './stdio.js';
 export { serveHttp } from './http.js';

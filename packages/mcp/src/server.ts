@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ToolRegistry } from '@toolshed/core';
+import type { DispatchOptions, Outcome, ToolCall, ToolDefinition, ToolRegistry } from '@toolshed/core';
 import { toMcpTools } from '@toolshed/providers';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -16,6 +16,20 @@ export interface McpServerOptions {
   version?: string;
   /** Told to the client at initialization, e.g. when to use these tools. */
   instructions?: string;
+  /**
+   * Makes a tool search for each server (each session), such as `@toolshed/context`'s
+   * `() => createToolSearch(registry)`: `tools/list` then lists what it says to send now,
+   * `tools/call` goes through it, and `notifications/tools/list_changed` follows each
+   * search that made more tools available.
+   */
+  toolSearch?: () => McpToolSearch | Promise<McpToolSearch>;
+}
+
+/** What the server needs of a tool search (the shape of `@toolshed/context`'s ToolSearch). */
+export interface McpToolSearch {
+  tools(): ToolDefinition[];
+  dispatch(call: ToolCall, options?: DispatchOptions): Promise<Outcome>;
+  onToolsChanged(listener: () => void): () => void;
 }
 
 /** The SDK's server, with malformed `tools/call` and `initialize` params answered -32602 on every transport. */
@@ -48,11 +62,24 @@ function protocolError(code: number, message: string): Error & { code: number } 
 export function createMcpServer(registry: ToolRegistry, options: McpServerOptions = {}): Server {
   const server = new ToolshedServer(
     { name: options.name ?? 'toolshed', version: options.version ?? '1.0.0' },
-    { capabilities: { tools: {} }, ...(options.instructions !== undefined && { instructions: options.instructions }) },
+    {
+      capabilities: { tools: options.toolSearch ? { listChanged: true } : {} },
+      ...(options.instructions !== undefined && { instructions: options.instructions }),
+    },
   );
+  // One search per server, so that what one session found is listed to that session only.
+  const search = options.toolSearch
+    ? Promise.resolve(options.toolSearch()).then((made) => {
+        // The search lives and dies with this server; a notice to a client already gone is dropped.
+        made.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
+        return made;
+      })
+    : undefined;
+  // Settled now, so that a factory that fails is reported by the first request, not as an unhandled rejection.
+  search?.catch(() => {});
 
   // The same listing as `toolshed schema --format mcp`: our JSON Schemas, unchanged.
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toMcpTools(registry) as Tool[] }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toMcpTools(search ? (await search).tools() : registry) as Tool[] }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
@@ -64,7 +91,8 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
       progressToken === undefined ? undefined : forwardProgress(registry, callId, progressToken, extra.sendNotification);
     try {
       // `arguments` is optional in MCP; a tool with required fields then names the missing one.
-      const outcome = await registry.dispatch({ name, input: args ?? {}, callId }, { signal: extra.signal });
+      const dispatcher = search ? await search : registry;
+      const outcome = await dispatcher.dispatch({ name, input: args ?? {}, callId }, { signal: extra.signal });
       // MCP lists an unknown tool among protocol errors (-32602), unlike a call the model can correct.
       if (!outcome.ok && outcome.error.code === 'unknown_tool') throw protocolError(ErrorCode.InvalidParams, outcome.error.message);
       return outcome.ok ? successResult(name, outcome.output) : errorResult(outcome.error.message);

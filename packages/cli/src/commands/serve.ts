@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadTools } from '../host.js';
 import { loadMcp } from '../load-mcp.js';
+import { servedSearch } from '../tool-search.js';
 import { UsageError } from '../usage-error.js';
 import { version } from '../version.js';
 
@@ -34,7 +35,8 @@ export function registerServe(program: Command): void {
     .option('-y, --yes', 'run tools that need approval (destructive, open-world): the MCP client asks its user before each call')
     .option('--stateless', 'with --http: no sessions, every POST served on its own, so replicas can stand behind a load balancer without affinity')
     .option('--allow-origin <origin...>', 'with --http: web origins allowed to call besides this machine\'s own, e.g. https://app.example (any other Origin gets 403)')
-    .action(async (options: { http?: string; stateless?: boolean; allowOrigin?: string[]; yes?: boolean }) => {
+    .option('--tool-search', 'list only a tool_search tool (and exposure.alwaysLoaded) up front; each search makes its matches available and tells the client the list changed')
+    .action(async (options: { http?: string; stateless?: boolean; allowOrigin?: string[]; yes?: boolean; toolSearch?: boolean }) => {
       // The MCP SDK takes ~300 ms to import: only this command pays for it.
       const mcp = await loadMcp();
       let address: { host?: string; port: number } | undefined;
@@ -57,8 +59,9 @@ export function registerServe(program: Command): void {
       // Without --yes the registry keeps core's default: a client set to approve every call
       // on its own (or a person who never meant to serve send_email) cannot make it run.
       const { registry, host } = await loadTools(options.yes ? { approve: 'allow-all' } : {});
-      const count = plural(registry.list().length);
-      const info = { name: 'toolshed', version };
+      const search = await servedSearch(registry, options.toolSearch === true, options.stateless === true);
+      const count = plural(registry.list().length) + (search ? ` (${search.upFront} listed until a tool_search finds more)` : '');
+      const info = { name: 'toolshed', version, ...(search ? { toolSearch: search.make } : {}) };
 
       if (!address) {
         // stdout carries the protocol; anything for people goes to stderr.
