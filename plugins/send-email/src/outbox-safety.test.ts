@@ -69,6 +69,19 @@ describe('send_email outbox and symbolic links', () => {
     expect(await readdir(outside)).toEqual([]);
   });
 
+  it('refuses a ledger file that is a link to a file outside, leaving that file as it was', async () => {
+    await mkdir(join(cwd, '.toolshed/send-email'), { recursive: true });
+    await writeFile(join(outside, 'victim'), 'untouched');
+    await symlink(join(outside, 'victim'), join(cwd, '.toolshed/send-email/calls.jsonl'));
+    const error = await failure(undefined);
+    expect(error.code).toBe('execution_failed');
+    expect(error.message).toContain('".toolshed/send-email/calls.jsonl" is a symbolic link');
+    expect(error.message).toContain('Nothing was sent');
+    expect(await readFile(join(outside, 'victim'), 'utf8')).toBe('untouched');
+    expect(await readdir(outside)).toEqual(['victim']);
+    await expect(readdir(join(cwd, '.toolshed/outbox'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('refuses an outbox folder that is itself a link', async () => {
     await mkdir(join(cwd, '.toolshed'));
     await symlink(outside, join(cwd, '.toolshed/outbox'));
