@@ -1,5 +1,6 @@
 import type { Exposure, ToolRegistry } from '@toolshed/core';
 import type { ToolSearch } from '@toolshed/context';
+import { loadContext } from './load-context.js';
 import { UsageError } from './usage-error.js';
 
 export interface ServedSearch {
@@ -23,7 +24,7 @@ export async function servedSearch(registry: ToolRegistry, flag: boolean, statel
   }
   const exposure: Exposure = configured.mode === 'always' ? { mode: 'search' } : configured;
   // Loaded here: only serving with search needs the index (and auto the tokenizer).
-  const { createToolSearch } = await import('@toolshed/context');
+  const { createToolSearch } = await loadContext('tool search (serve --tool-search, or exposure in toolshed.config.json)');
   let first: ToolSearch;
   try {
     first = await createToolSearch(registry, { exposure });

@@ -5,6 +5,7 @@ import { loadTools } from '../host.js';
 import { parseTimeout, readCallInput } from '../input.js';
 import { style } from '../style.js';
 import { UsageError } from '../usage-error.js';
+import { loadContext } from '../load-context.js';
 
 interface CallOptions {
   inputFile?: string;
@@ -62,7 +63,7 @@ export function registerCall(program: Command): void {
  */
 async function definitionsCost(registry: ToolRegistry): Promise<object> {
   // Loaded here: the tokenizer's tables are megabytes that a call without a transcript never needs.
-  const { measureTools } = await import('@toolshed/context');
+  const { measureTools } = await loadContext('call --transcript');
   const report = await measureTools(registry, { format: 'openai' });
   return {
     type: 'definitions',

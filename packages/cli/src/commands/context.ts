@@ -4,6 +4,7 @@ import { inspectTools } from '../host.js';
 import { SCHEMA_FORMATS, type SchemaFormat } from '../schema-format.js';
 import { style } from '../style.js';
 import { UsageError } from '../usage-error.js';
+import { loadContext } from '../load-context.js';
 
 interface ContextOptions {
   format: SchemaFormat;
@@ -55,7 +56,7 @@ export function registerContext(program: Command): void {
       const budget = parseBudget(options.budget);
       const { tools } = await inspectTools();
       // Loaded here: the tokenizer's tables are megabytes that no other command needs.
-      const { measureTools } = await import('@toolshed/context');
+      const { measureTools } = await loadContext('context');
       const report = await measureTools(tools, { format: options.format });
       if (options.json) process.stdout.write(`${JSON.stringify(budget === undefined ? report : { ...report, budget }, null, 2)}\n`);
       else printTable(report);

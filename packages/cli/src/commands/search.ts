@@ -4,6 +4,7 @@ import type { SearchableTool } from '@toolshed/context';
 import { inspectTools } from '../host.js';
 import { style } from '../style.js';
 import { UsageError } from '../usage-error.js';
+import { loadContext } from '../load-context.js';
 
 interface SearchCommandOptions {
   definitions?: string;
@@ -47,7 +48,7 @@ export function registerSearch(program: Command): void {
     .action(async (words: string[], options: SearchCommandOptions) => {
       const limit = parseLimit(options.limit);
       const definitions = options.definitions !== undefined ? readDefinitions(options.definitions) : (await inspectTools()).tools;
-      const { createToolIndex } = await import('@toolshed/context');
+      const { createToolIndex } = await loadContext('search');
       let index;
       try {
         index = createToolIndex(definitions);
