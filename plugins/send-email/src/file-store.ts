@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { CallRecord, Claim, ClaimedRecord, ClaimResult, LedgerStore } from './call-record.js';
@@ -39,6 +39,9 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
   readonly #damaged = new Set<string>();
   #tailIds: string[] = [];
   #offset = 0;
+  /** The append in flight, and the lines waiting to go out together after it. */
+  #writing: Promise<void> = Promise.resolve();
+  #next: { lines: string[]; done: Promise<void> } | undefined;
 
   /** `file` is absolute or relative to `root`, and must lie inside it. */
   constructor(root: string, file: string) {
@@ -48,8 +51,8 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
     this.label = `ledger file ${displayPath(root, this.#file)}`;
   }
 
-  // Reading the file and appending to it use synchronous system calls on descriptors opened
-  // once: each takes microseconds, far less than a round trip through libuv's thread pool.
+  // Reading the file uses synchronous system calls on descriptors opened once: each takes
+  // microseconds, far less than a round trip through libuv's thread pool.
   async claim(claim: Claim): Promise<ClaimResult<T>> {
     const opened = await this.#open();
     this.#refresh(opened);
@@ -78,27 +81,47 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
     return this.#get(id);
   }
 
-  /**
-   * Append an outcome with one write(2) on an O_APPEND descriptor, so records of
-   * processes writing at once never interleave. A file whose last line was cut short
-   * (a crash mid-write) gets a line break first, so no record is glued to it.
-   */
   async settle(record: Exclude<CallRecord<T>, { state: 'claimed' }>): Promise<void> {
-    const { reader, writer } = await this.#open();
+    const opened = await this.#open();
     this.#apply(record);
-    const { size } = fstatSync(reader.fd);
-    let lead = '';
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      readSync(reader.fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) lead = '\n';
+    await this.#append(opened, encodeLine(record));
+  }
+
+  /**
+   * Append lines with one write(2) on an O_APPEND descriptor, so records of processes
+   * writing at once never interleave. Lines that come while a write is in flight go out
+   * together in the next one, so one system call serves many concurrent calls. A file
+   * whose last line was cut short (a crash mid-write) gets a line break first, so no
+   * record is glued to it.
+   */
+  #append({ reader, writer }: Opened, line: string): Promise<void> {
+    if (this.#next) {
+      this.#next.lines.push(line);
+      return this.#next.done;
     }
-    writeSync(writer.fd, lead + encodeLine(record));
+    const next: { lines: string[]; done: Promise<void> } = { lines: [line], done: Promise.resolve() };
+    this.#next = next;
+    next.done = this.#writing
+      .catch(() => {})
+      .then(async () => {
+        this.#next = undefined;
+        const { size } = fstatSync(reader.fd);
+        let lead = '';
+        if (size > 0) {
+          const last = Buffer.alloc(1);
+          readSync(reader.fd, last, 0, 1, size - 1);
+          if (last[0] !== 0x0a) lead = '\n';
+        }
+        await writer.write(lead + next.lines.join(''));
+      });
+    this.#writing = next.done;
+    return next.done;
   }
 
   async close(): Promise<void> {
     const opened = this.#opened;
     this.#opened = undefined;
+    await this.#writing.catch(() => {});
     if (opened) {
       const handles = await opened.catch(() => undefined);
       if (handles) await Promise.all([handles.reader.close(), handles.writer.close(), handles.claims.close()]);
