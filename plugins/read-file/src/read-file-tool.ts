@@ -19,31 +19,35 @@ const Input = v.object({
   path: v.pipe(
     v.string(),
     v.minLength(1, 'give the path of a file, e.g. "src/index.ts"'),
-    v.maxLength(4096, 'a path is at most 4096 characters'),
-    v.description('The file to read, relative to the project root (e.g. "src/index.ts"). An absolute path is accepted if it is inside the project.'),
+    // Checked at dispatch, not sent: no model needs telling, in every request, that 4096 is the most.
+    v.check((path) => path.length <= 4096, 'a path is at most 4096 characters'),
+    v.description('Relative to the project root.'),
   ),
   offset: v.optional(
     v.pipe(
       v.number(),
       v.integer(),
       v.check((n) => n !== 0, 'there is no line 0: lines count from 1, and a negative offset counts from the end (-1 is the last line)'),
-      v.description('The first line to return, counting from 1 (default 1). A negative number counts from the end: -100 starts at the 100th line from the end.'),
+      v.description('First line, from 1 (default). Negative counts from the end.'),
     ),
   ),
   limit: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(1), v.description('How many lines to return at most (default: as many as the per-call limit allows).')),
+    v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Most lines to return.')),
   ),
 });
 
+// The fields explain themselves to a model, and the tool's description says how to page; what
+// `text` normalises (CRLF, BOM, invalid UTF-8) and what the numbers mean is in the README.
+// Every word here is sent with each MCP tools/list.
 const Output = v.object({
-  path: v.pipe(v.string(), v.description('The file, relative to the project root.')),
-  text: v.pipe(v.string(), v.description('The lines read, joined with "\\n" (CRLF line ends become "\\n"; a BOM is dropped; invalid UTF-8 becomes U+FFFD).')),
-  firstLine: v.pipe(v.number(), v.description('Number of the first line returned (0 when none). Negative when counted from the end of the file.')),
-  lastLine: v.pipe(v.number(), v.description('Number of the last line returned (0 when none).')),
-  hasMore: v.pipe(v.boolean(), v.description('True when the file goes on after lastLine: call again with offset lastLine + 1.')),
-  size: v.pipe(v.number(), v.description("The file's size in bytes.")),
-  totalLines: v.optional(v.pipe(v.number(), v.description('How many lines the file has, when this call saw them all.'))),
-  note: v.optional(v.pipe(v.string(), v.description('Why the text was cut and how to read on, when it was.'))),
+  path: v.string(),
+  text: v.string(),
+  firstLine: v.number(),
+  lastLine: v.number(),
+  hasMore: v.boolean(),
+  size: v.number(),
+  totalLines: v.optional(v.number()),
+  note: v.optional(v.pipe(v.string(), v.description('Why the text was cut, and how to read on.'))),
 });
 
 type Output = v.InferOutput<typeof Output>;
@@ -51,12 +55,8 @@ type Output = v.InferOutput<typeof Output>;
 // The same whatever the options: what a model sees is generated into the
 // plugin's manifest at build time, before any project has configured it.
 const DESCRIPTION =
-  'Read a text file of the project. Give `path` relative to the project root. ' +
-  'One call returns a limited number of lines and bytes; firstLine and lastLine number the lines returned. ' +
-  'When hasMore is true, call again with offset: lastLine + 1 to read on (the note says so, and says when a limit cut the text). ' +
-  'For a large file, read only the part you need with offset and limit; a negative offset counts from the end ' +
-  '(offset: -50 returns the last 50 lines). Secret files (.env, private keys, credentials, .git) and paths outside ' +
-  'the project are refused.';
+  'Read a text file of the project, a page of lines per call. If hasMore, call again with offset: lastLine + 1; ' +
+  'offset -50 gives the last 50 lines. Secret files and paths outside the project are refused.';
 
 /**
  * Create the read_file tool. Without a `root` it reads from the current

@@ -18,9 +18,8 @@ export type SendEmailTool = Tool<typeof SendEmailInput, typeof SendEmailOutput> 
 };
 
 const DESCRIPTION =
-  'Send a plain-text email. The sender is fixed by the host. Recipients may be limited to an allow list; ' +
-  'an address off that list is refused. Without an SMTP server configured, the message is written to a local ' +
-  'outbox folder instead of being sent, and the result says so.';
+  'Send a plain-text email. Addresses off the allow list are refused. ' +
+  'Without an SMTP server it goes to a local outbox instead, and the result says so.';
 
 /**
  * Make the send_email tool from its options. `cwd` is the base for the default
