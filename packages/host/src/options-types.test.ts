@@ -50,6 +50,17 @@ describe('options handed over in code are typed from the plugin\'s own schema', 
     await expect(createHost({ plugins: [[plain, { verbose: true }]] })).rejects.toThrow('plain [options]: it takes no options, but was given verbose. Remove them.');
   });
 
+  it('one list may mix plugin objects, names, paths and every entry form', async () => {
+    const error = (await createHost({
+      plugins: [[files, { maxLines: 3 }], { plugin: plain, rename: { plain: 'flat' } }, 'tool-not-installed', ['./nowhere.js', { any: 1 }], { plugin: 'also-missing', options: { any: 2 } }],
+    }).catch((thrown: unknown) => thrown)) as Error;
+    // Typed entries type-check next to untyped ones; at run time the missing names are what fails.
+    expect(error.message).toContain('3 plugins you named could not be loaded');
+    expect(error.message).toContain('tool-not-installed [resolve]');
+    expect(error.message).toContain('also-missing [resolve]');
+    expect(error.message).toContain('./nowhere.js [resolve]');
+  });
+
   it('package names and untyped plugins keep untyped options', async () => {
     const entries: [string, Record<string, unknown>][] = [['tool-not-installed', { anything: 1 }]];
     await expect(createHost({ plugins: entries })).rejects.toThrow('tool-not-installed [resolve]');
