@@ -45,14 +45,7 @@ export async function coreMismatch(peerDependencies: unknown): Promise<CoreMisma
       ? (peerDependencies as Record<string, unknown>)['@toolshed/core']
       : undefined;
   if (range === undefined) return undefined;
-  let running: string;
-  try {
-    running = runningCoreVersion();
-  } catch {
-    // No core beside the host (a listing needs none): there is nothing to compare with, and
-    // createHost fails on its own, naming core, when it imports it.
-    return undefined;
-  }
+  const running = runningCoreVersion();
   if (typeof range === 'string' && (await admits(running, range))) return undefined;
   return { range: typeof range === 'string' ? range : JSON.stringify(range), running };
 }
