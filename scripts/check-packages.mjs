@@ -93,7 +93,7 @@ async function main() {
       console.log(`\n${failed} of ${results.length} packages have problems; fix what each one lists (package.json, README, files) and rebuild.`);
       process.exitCode = 1;
     } else {
-      console.log(`\nAll ${results.length} published packages pass publint and attw (esm-only).`);
+      console.log(`\nAll ${results.length} published packages pass publint, attw (esm-only) and the published-files checks.`);
     }
   } finally {
     rmSync(out, { recursive: true, force: true });
