@@ -88,4 +88,23 @@ describe('options handed over in code are typed from the plugin\'s own schema', 
     const host = await createHost({ plugins: [[clock, { zome: 'Europe/Paris' }]] });
     expect(await host.registry.dispatch({ name: 'zone', input: {} })).toMatchObject({ ok: true, output: { zone: 'UTC' } });
   });
+
+  it('a plugin whose schema requires an option cannot be handed over without it', async () => {
+    const needy = definePlugin({
+      name: 'needy',
+      apiVersion: 1,
+      options: v.object({ token: v.string() }),
+      tools: (options) => [defineTool({ name: 'token_length', description: 'Tell how long the token is.', input: v.object({}), run: () => options.token.length })],
+    });
+    // @ts-expect-error token is required
+    await expect(createHost({ plugins: [needy] })).rejects.toThrow('needy [options]: invalid options: option token is required.');
+    // @ts-expect-error token is required
+    await expect(createHost({ plugins: [[needy]] })).rejects.toThrow('option token is required');
+    // @ts-expect-error token is required
+    await expect(createHost({ plugins: [{ plugin: needy }] })).rejects.toThrow('option token is required');
+    const host = await createHost({ plugins: [[needy, { token: 'abc' }], files] });
+    expect(await host.registry.dispatch({ name: 'token_length', input: {} })).toMatchObject({ ok: true, output: 3 });
+    // A plugin whose options are all optional may still be handed over bare, or in the object form without them.
+    expect((await createHost({ plugins: [{ plugin: files }, plain] })).registry.list().map((tool) => tool.name)).toEqual(['where', 'plain']);
+  });
 });

@@ -80,18 +80,31 @@ type NoUnknownOptions<TGiven, TOptions> = TGiven extends object
       : TOptions & { [K in Exclude<keyof TGiven, keyof NonNullable<TOptions>>]: `unknown option "${K & string}"` }
   : TOptions;
 
-/** One entry of `createHost({plugins})`, its options checked against the plugin's schema. */
+// The host validates `options ?? {}`: a plugin needs options when its schema refuses `{}`.
+type NeedsOptions<TOptions> = [TOptions] extends [undefined] ? false : {} extends NonNullable<TOptions> ? false : true;
+
+/**
+ * One entry of `createHost({plugins})`, its options checked against the plugin's schema: no
+ * option of the wrong type, none the schema does not name, and none left out that it requires
+ * (a plugin that needs options cannot be handed over bare).
+ */
 export type CheckedEntry<TEntry> = TEntry extends string
   ? TEntry
   : TEntry extends readonly [infer TPlugin, (infer TGiven)?]
     ? [TPlugin] extends [string]
       ? readonly [TPlugin, PluginOptionsInput?]
-      : readonly [TPlugin, NoUnknownOptions<TGiven, PluginOptionsOf<TPlugin>>?]
+      : NeedsOptions<PluginOptionsOf<TPlugin>> extends true
+        ? readonly [TPlugin, NoUnknownOptions<TGiven, PluginOptionsOf<TPlugin>>]
+        : readonly [TPlugin, NoUnknownOptions<TGiven, PluginOptionsOf<TPlugin>>?]
     : TEntry extends { plugin: infer TPlugin; options?: infer TGiven }
       ? [TPlugin] extends [string]
         ? TEntry
-        : { plugin: TPlugin; options?: NoUnknownOptions<TGiven, PluginOptionsOf<TPlugin>>; rename?: Record<string, string> }
-      : TEntry;
+        : NeedsOptions<PluginOptionsOf<TPlugin>> extends true
+          ? { plugin: TPlugin; options: NoUnknownOptions<TGiven, PluginOptionsOf<TPlugin>>; rename?: Record<string, string> }
+          : { plugin: TPlugin; options?: NoUnknownOptions<TGiven, PluginOptionsOf<TPlugin>>; rename?: Record<string, string> }
+      : NeedsOptions<PluginOptionsOf<TEntry>> extends true
+        ? readonly [TEntry, PluginOptionsOf<TEntry>]
+        : TEntry;
 
 /** Every entry of `createHost({plugins})` checked against its plugin's options schema. */
 export type CheckedEntries<TEntries extends readonly unknown[]> = { readonly [K in keyof TEntries]: CheckedEntry<TEntries[K]> };
