@@ -1,29 +1,27 @@
-import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { writeFile, type FileHandle } from 'node:fs/promises';
+import { fstatSync, readSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { CallRecord, Claim, ClaimedRecord, ClaimResult, LedgerStore } from './call-record.js';
 import { decodeLine, encodeLine } from './ledger-line.js';
-import { displayPath, openDirInRoot, openInRoot, type RootDir } from './safe-file.js';
-
-/** How long a claim file may stay empty before its maker is taken to have died making it. */
-const EMPTY_CLAIM_MS = 2000;
+import { displayPath, openInRoot } from './safe-file.js';
 
 interface Opened {
   reader: FileHandle;
   writer: FileHandle;
-  /** The claims folder, held open: claim files are made in this very folder even if its path is swapped. */
-  claims: RootDir;
 }
 
-const CLAIM_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-
 /**
- * The default store: one append-only file of checksummed records (see ledger-line.ts),
- * and beside it a `claims/` folder. A claim is a file made with O_EXCL per call id and
- * attempt, so of two processes claiming the same call at once exactly one wins, with
- * no lock to go stale. Outcomes are appended to the file, which every process reads
- * from where it last stopped before it decides anything.
+ * The default store: one append-only file of checksummed records (see ledger-line.ts)
+ * that every process sharing it reads from where it last stopped before it decides
+ * anything.
+ *
+ * The claim is an append, and the file's order decides it. Every record goes out in one
+ * write(2) on an O_APPEND descriptor, which POSIX makes atomic: it lands whole at the end,
+ * after every write that returned before it began. So once a claim's write has returned
+ * and the file is read up to it, every competing claim for the same call id and attempt
+ * that could precede it is visible, and the first in the file wins; a later one loses
+ * and waits for the winner's outcome. No lock, so none to go stale, and no file per call.
+ * (This holds on a local file system; on a network one, use the PostgreSQL store.)
  *
  * Everything is opened through safe-file.ts: inside the project root, no link followed.
  */
@@ -31,10 +29,11 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
   readonly label: string;
   readonly #root: string;
   readonly #file: string;
-  readonly #claims: string;
   #opened: Promise<Opened> | undefined;
   /** The newest valid record per call id. */
   readonly #latest = new Map<string, CallRecord<T>>();
+  /** The first valid claim in the file per call id and attempt: the one that won. */
+  readonly #winners = new Map<string, ClaimedRecord>();
   /** Call ids named in damaged lines, and in an unfinished last line. */
   readonly #damaged = new Set<string>();
   #tailIds: string[] = [];
@@ -47,7 +46,6 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
   constructor(root: string, file: string) {
     this.#root = root;
     this.#file = path.resolve(root, file);
-    this.#claims = path.join(path.dirname(this.#file), 'claims');
     this.label = `ledger file ${displayPath(root, this.#file)}`;
   }
 
@@ -56,24 +54,18 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
   async claim(claim: Claim): Promise<ClaimResult<T>> {
     const opened = await this.#open();
     this.#refresh(opened);
-    for (;;) {
-      const latest = this.#get(claim.id);
-      if (latest && !(latest.state === 'failed' && (latest.fingerprint === undefined || latest.fingerprint === claim.fingerprint))) {
-        return { won: false, record: latest };
-      }
-      const record: ClaimedRecord = { ...claim, attempt: latest ? latest.attempt + 1 : 1, state: 'claimed' };
-      const theirs = (await this.#writeClaim(opened, record)) ?? (await this.#readClaim(opened, record));
-      if (theirs === 'ours') {
-        this.#latest.set(record.id, record);
-        return { won: true, record };
-      }
-      // Another process owns this attempt; it may also have finished it meanwhile.
-      this.#refresh(opened);
-      const now = this.#get(claim.id);
-      if (now && now.attempt >= record.attempt && now.state !== 'failed') return { won: false, record: now };
-      if (!(now && now.attempt >= record.attempt)) return { won: false, record: theirs };
-      // That attempt failed before this call looked: claim the next one.
+    const latest = this.#get(claim.id);
+    if (latest && !(latest.state === 'failed' && (latest.fingerprint === undefined || latest.fingerprint === claim.fingerprint))) {
+      return { won: false, record: latest };
     }
+    const record: ClaimedRecord = { ...claim, attempt: latest ? latest.attempt + 1 : 1, state: 'claimed' };
+    await this.#append(opened, encodeLine(record));
+    this.#refresh(opened);
+    const winner = this.#winners.get(winnerKey(record.id, record.attempt));
+    // Not even our own claim reads back (a short write, a full disk): nothing may be sent.
+    if (winner === undefined) throw new Error(`the claim of call id ${JSON.stringify(record.id)} did not read back whole`);
+    if (winner.owner?.run === record.owner?.run) return { won: true, record };
+    return { won: false, record: this.#get(record.id) ?? winner };
   }
 
   async read(id: string): Promise<CallRecord<T> | undefined> {
@@ -124,7 +116,7 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
     await this.#writing.catch(() => {});
     if (opened) {
       const handles = await opened.catch(() => undefined);
-      if (handles) await Promise.all([handles.reader.close(), handles.writer.close(), handles.claims.close()]);
+      if (handles) await Promise.all([handles.reader.close(), handles.writer.close()]);
     }
   }
 
@@ -148,8 +140,13 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
   }
 
   #apply(record: CallRecord<T>): void {
+    if (record.state === 'claimed') {
+      const key = winnerKey(record.id, record.attempt);
+      if (this.#winners.has(key)) return; // a later claim of the same attempt lost
+      this.#winners.set(key, record);
+    }
     const known = this.#latest.get(record.id);
-    // Records may be read in any order between processes: keep the furthest state of the newest attempt.
+    // Keep the furthest state of the newest attempt.
     if (known && (known.attempt > record.attempt || (known.attempt === record.attempt && known.state !== 'claimed'))) return;
     this.#latest.delete(record.id);
     this.#latest.set(record.id, record);
@@ -157,14 +154,11 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
 
   #open(): Promise<Opened> {
     return (this.#opened ??= (async () => {
-      const claims = await openDirInRoot(this.#root, this.#claims, true);
-      const handles: FileHandle[] = [];
+      const writer = await openInRoot(this.#root, this.#file, 'append');
       try {
-        handles.push(await openInRoot(this.#root, this.#file, 'append'));
-        handles.push(await openInRoot(this.#root, this.#file, 'read'));
-        return { writer: handles[0]!, reader: handles[1]!, claims };
+        return { writer, reader: await openInRoot(this.#root, this.#file, 'read') };
       } catch (error) {
-        await Promise.all([claims.close(), ...handles.map((h) => h.close())]);
+        await writer.close();
         throw error;
       }
     })().catch((error: unknown) => {
@@ -201,48 +195,8 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
     if (decoded.kind === 'record') this.#apply(decoded.record);
     else for (const id of decoded.ids) this.#damaged.add(id);
   }
+}
 
-  /**
-   * Make the claim file of an attempt with O_EXCL (O_NOFOLLOW: never through a link):
-   * 'ours' when this call made it, undefined when it exists already.
-   */
-  async #writeClaim({ claims }: Opened, record: ClaimedRecord): Promise<'ours' | undefined> {
-    // Asynchronous: making a file can wait on the disk, and other sends go on meanwhile.
-    try {
-      await writeFile(claims.at(this.#claimName(record.id, record.attempt)), JSON.stringify(record), { flag: CLAIM_FLAGS, mode: 0o644 });
-      return 'ours';
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
-      throw error;
-    }
-  }
-
-  /** The claim in an existing claim file. Its maker writes it just after making the file, so an empty one is waited for a while. */
-  async #readClaim({ claims }: Opened, ours: ClaimedRecord): Promise<ClaimedRecord> {
-    const file = claims.at(this.#claimName(ours.id, ours.attempt));
-    const started = Date.now();
-    for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
-      try {
-        const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-        let parsed: ClaimedRecord | undefined;
-        try {
-          parsed = JSON.parse(readFileSync(fd, 'utf8')) as ClaimedRecord;
-        } finally {
-          closeSync(fd);
-        }
-        if (parsed && parsed.state === 'claimed' && parsed.id === ours.id) return parsed;
-      } catch {
-        // not written yet, or never will be
-      }
-      if (Date.now() - started > EMPTY_CLAIM_MS) {
-        // Its maker stopped before it wrote the claim, so before it could send.
-        return { ...ours, fingerprint: undefined, owner: undefined };
-      }
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  }
-
-  #claimName(id: string, attempt: number): string {
-    return `${createHash('sha256').update(id).digest('hex').slice(0, 40)}.${attempt}`;
-  }
+function winnerKey(id: string, attempt: number): string {
+  return `${attempt}\u0000${id}`;
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { ToolError } from '@toolshed/core';
 import type { CallRecord, Claim, LedgerStore } from './call-record.js';
 import { isDeliveryInDoubt } from './in-doubt.js';
@@ -20,6 +20,8 @@ export class CallLedger<T> {
   readonly #store: LedgerStore<T>;
   readonly #messageIdFor: (callId: string) => string;
   readonly #running = new Map<string, { fingerprint: string; result: Promise<T> }>();
+  /** This ledger as a claimant: two ledgers on one store, even in one process, are told apart. */
+  readonly #owner = { ...THIS_PROCESS, run: randomUUID() };
 
   constructor(store: LedgerStore<T>, messageIdFor: (callId: string) => string) {
     this.#store = store;
@@ -44,12 +46,12 @@ export class CallLedger<T> {
   }
 
   async #runOnce(id: string, fingerprint: string, send: Send<T>, signal: AbortSignal): Promise<T> {
-    const claim: Claim = { id, fingerprint, messageId: this.#messageIdFor(id), owner: THIS_PROCESS, at: Date.now() };
+    const claim: Claim = { id, fingerprint, messageId: this.#messageIdFor(id), owner: this.#owner, at: Date.now() };
     const claimed = await this.#store.claim(claim).catch((error: unknown) => {
       throw this.#unwritable(error);
     });
     if (!claimed.won) return this.#answer(claimed.record, fingerprint, signal);
-    const base = { id, attempt: claimed.record.attempt, fingerprint, messageId: claim.messageId, owner: THIS_PROCESS };
+    const base = { id, attempt: claimed.record.attempt, fingerprint, messageId: claim.messageId, owner: this.#owner };
     let output: T;
     try {
       output = await send(claim.messageId);
@@ -87,7 +89,7 @@ export class CallLedger<T> {
         case 'claimed':
           break;
       }
-      const stopped = record.owner?.run === THIS_PROCESS.run ? !this.#running.has(record.id) : ownerStopped(record.owner);
+      const stopped = record.owner?.run === this.#owner.run ? !this.#running.has(record.id) : ownerStopped(record.owner);
       if (stopped) {
         const inDoubt = {
           ...record,

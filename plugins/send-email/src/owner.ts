@@ -11,7 +11,6 @@ export const THIS_PROCESS: Owner = { host: hostname(), pid: process.pid, run: ra
 export function ownerStopped(owner: Owner | undefined): boolean {
   // A claim without an owner is one whose maker stopped before writing it.
   if (owner === undefined) return true;
-  if (owner.run === THIS_PROCESS.run) return false;
   if (owner.host !== THIS_PROCESS.host) return false;
   try {
     process.kill(owner.pid, 0);

@@ -87,6 +87,10 @@ export class PostgresLedgerStore<T> implements LedgerStore<T> {
       let client: PoolClient | undefined;
       try {
         client = await pool.connect();
+        // CREATE TABLE IF NOT EXISTS is not safe against itself: processes starting together
+        // take a transaction-scoped advisory lock first, so one creates and the others see it.
+        await client.query('BEGIN');
+        await client.query(`SELECT pg_advisory_xact_lock(hashtext('toolshed send_email ' || $1))`, [this.#table]);
         await client.query(
           `CREATE TABLE IF NOT EXISTS ${this.#table} (
              call_id text PRIMARY KEY,
@@ -99,13 +103,12 @@ export class PostgresLedgerStore<T> implements LedgerStore<T> {
              outcome jsonb
            )`,
         );
+        await client.query('COMMIT');
       } catch (error) {
-        // Two processes creating the table at once: one of them loses on the catalog's unique index.
-        if ((error as { code?: string }).code !== '23505') {
-          client?.release();
-          await pool.end().catch(() => {});
-          throw error;
-        }
+        await client?.query('ROLLBACK').catch(() => {});
+        client?.release();
+        await pool.end().catch(() => {});
+        throw error;
       }
       client?.release();
       return pool;
