@@ -38,6 +38,18 @@ describe('createToolIndex', () => {
     expect(index.search('slack channel')[0]!.name).toBe('slackPostMessage');
   });
 
+  it('finds a tool by the words people use for the same thing, below the word itself', () => {
+    const index = createToolIndex([
+      { name: 'list_directory', description: 'List the entries of a directory.' },
+      { name: 'delete_key', description: 'Delete a key from the cache.' },
+      { name: 'remove_user', description: 'Remove a user from the team.' },
+    ]);
+    expect(index.search('what is in this folder')[0]!.name).toBe('list_directory');
+    const hits = index.search('remove');
+    expect(hits.map((hit) => hit.name)).toEqual(['remove_user', 'delete_key']);
+    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+  });
+
   it('returns scores best first and at most limit hits', () => {
     const index = createToolIndex(tools);
     const hits = index.search('read file', { limit: 2 });

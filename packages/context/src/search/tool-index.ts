@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
+import { synonymsOf } from './synonyms.js';
 
 /** What the index reads of a tool: plain data, so tools from any source can be indexed. */
 export interface SearchableTool {
@@ -26,6 +27,7 @@ export interface ToolIndex {
 }
 
 export const DEFAULT_SEARCH_LIMIT = 5;
+const SYNONYM_WEIGHT = 0.4;
 
 // Words that say nothing about which tool is meant; stemmed like every other term.
 const STOP_WORDS = new Set(
@@ -43,10 +45,19 @@ function tokenize(text: string): string[] {
     .filter((word) => word !== '');
 }
 
+// Stemming is most of the cost of building an index; tool texts share most of their words.
+const STEMS = new Map<string, string | null>();
+const MAX_STEMS = 50_000;
+
 function processTerm(term: string): string | null {
+  const known = STEMS.get(term);
+  if (known !== undefined) return known;
   const word = term.toLowerCase();
-  if (STOP_WORDS.has(word)) return null;
-  return stemmer(word);
+  const stem = STOP_WORDS.has(word) ? null : stemmer(word);
+  // Bounded: queries bring words of their own.
+  if (STEMS.size >= MAX_STEMS) STEMS.clear();
+  STEMS.set(term, stem);
+  return stem;
 }
 
 /** Parameter names and descriptions, nested objects and array items included. */
@@ -92,7 +103,7 @@ export function createToolIndex(tools: readonly SearchableTool[]): ToolIndex {
     tokenize,
     processTerm,
     searchOptions: {
-      boost: { name: 3, description: 1.5, params: 1 },
+      boost: { name: 2, description: 1.5, params: 1 },
       // A word typed in part ("direct") still finds its longer forms; short ones would match too much.
       prefix: (term) => term.length >= 4,
       fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
@@ -108,10 +119,23 @@ export function createToolIndex(tools: readonly SearchableTool[]): ToolIndex {
       if (typeof query !== 'string') throw new TypeError(`A search query is a string, got ${typeof query}.`);
       const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
       if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a whole number of at least 1, got ${String(limit)}.`);
-      return index
-        .search(query)
+      const scores = new Map<string, number>();
+      for (const result of index.search(query)) scores.set(String(result.id), result.score);
+      // The words people use for the same thing count too, for less than the words given.
+      const synonyms = tokenize(query).flatMap((word) => {
+        const stem = processTerm(word);
+        return stem === null ? [] : synonymsOf(stem);
+      });
+      if (synonyms.length > 0) {
+        // Exact words only: synonyms are whole words already, and prefix and typo matching cost time.
+        for (const result of index.search(synonyms.join(' '), { processTerm: (term) => term, prefix: false, fuzzy: false })) {
+          scores.set(String(result.id), (scores.get(String(result.id)) ?? 0) + SYNONYM_WEIGHT * result.score);
+        }
+      }
+      return [...scores]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
         .slice(0, limit)
-        .map((result) => ({ name: String(result.id), score: result.score }));
+        .map(([name, score]) => ({ name, score }));
     },
   };
 }
