@@ -43,7 +43,12 @@ export function resolveConfig(options: SendEmailOptions | undefined, cwd: string
     // Name the option and what it should be; never echo the received value (it may be a secret).
     const problems = parsed.issues.map((issue) => {
       const path = issue.path?.map((item) => String(item.key)).join('.') ?? '(options)';
-      const wanted = issue.type === 'strict_object' && issue.expected === 'never' ? 'is not an option' : `must be ${issue.expected ?? issue.type}`;
+      const wanted =
+        issue.type === 'strict_object' && issue.expected === 'never'
+          ? 'is not an option'
+          : issue.type === 'check'
+            ? issue.message // a check that words its own problem (the ledger option)
+            : `must be ${issue.expected ?? issue.type}`;
       return `${path} ${wanted}`;
     });
     fail(`${problems.join('; ')}.`);
@@ -52,6 +57,10 @@ export function resolveConfig(options: SendEmailOptions | undefined, cwd: string
   // Files are written only inside the project (see safe-file.ts); say so when the options are read.
   if (o.outbox !== undefined && !insideRoot(cwd, o.outbox)) {
     fail(`outbox ${JSON.stringify(o.outbox)} is outside the project root; the outbox must be a folder inside the project, such as ".toolshed/outbox".`);
+  }
+  const ledger = resolveLedger(o.ledger);
+  if (ledger.kind === 'file' && !insideRoot(cwd, ledger.path)) {
+    fail(`ledger ${JSON.stringify(ledger.path)} is outside the project root; the ledger must be a file inside the project, such as ".toolshed/send-email/calls.jsonl".`);
   }
   const smtp = o.smtp ? resolveSmtp(o.smtp, env) : undefined;
   if (smtp && !o.from) fail('"from" is required when smtp is configured: it is the fixed sender of every message.');
@@ -63,7 +72,7 @@ export function resolveConfig(options: SendEmailOptions | undefined, cwd: string
     timeouts: { ...DEFAULTS.timeouts, ...o.timeouts },
     cwd: resolve(cwd),
     outboxDir: resolve(cwd, o.outbox ?? DEFAULTS.outbox),
-    ledger: resolveLedger(o.ledger),
+    ledger,
     scrubber: new Scrubber(smtp?.password),
   };
 }

@@ -4,26 +4,52 @@ import { FileLedgerStore } from './file-store.js';
 import { PostgresLedgerStore } from './postgres-store.js';
 
 const TABLE = /^[a-z_][a-z0-9_]{0,62}$/;
+const SHAPES = 'a file path inside the project, {"kind": "file", "path"?} or {"kind": "postgres", "url", "table"?}';
+
+type LedgerInput = string | { kind: 'file'; path?: string } | { kind: 'postgres'; url: string; table?: string };
+
+/** What is wrong with a `ledger` option, worded to follow "ledger ", or undefined. */
+function ledgerProblem(value: unknown): string | undefined {
+  if (typeof value === 'string') return value === '' ? `must not be empty: give ${SHAPES}` : undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `must be ${SHAPES}`;
+  const { kind, ...rest } = value as Record<string, unknown>;
+  const extra = (allowed: string[]) => Object.keys(rest).find((key) => !allowed.includes(key));
+  if (kind === 'file') {
+    const unknown = extra(['path']);
+    if (unknown) return `has "${unknown}", which a file ledger does not take (only "path")`;
+    if (rest.path !== undefined && (typeof rest.path !== 'string' || rest.path === '')) return 'has a "path" that is not a file path';
+    return undefined;
+  }
+  if (kind === 'postgres') {
+    const unknown = extra(['url', 'table']);
+    if (unknown) return `has "${unknown}", which a PostgreSQL ledger does not take (only "url" and "table")`;
+    if (typeof rest.url !== 'string' || rest.url === '') {
+      return 'needs "url": a PostgreSQL connection string (postgres://user@host:5432/db); write {"env": "DATABASE_URL"} in toolshed.config.json to take it from the environment';
+    }
+    if (rest.table !== undefined && (typeof rest.table !== 'string' || !TABLE.test(rest.table))) {
+      return 'has a "table" that is not a lower-case SQL name (letters, digits and _, such as send_email_calls)';
+    }
+    return undefined;
+  }
+  return `has "kind" ${JSON.stringify(kind) ?? 'missing'}: it must be "file" or "postgres"`;
+}
 
 /** The `ledger` option: a file path (the default store), or a store named by `kind`. */
-export const LedgerOption = v.union([
-  v.pipe(v.string(), v.nonEmpty()),
-  v.variant('kind', [
-    v.strictObject({ kind: v.literal('file'), path: v.optional(v.pipe(v.string(), v.nonEmpty())) }),
-    v.strictObject({
-      kind: v.literal('postgres'),
-      /** A connection string; write `{"env": "DATABASE_URL"}` in toolshed.config.json to keep it out of the file. */
-      url: v.pipe(v.string(), v.nonEmpty()),
-      table: v.optional(v.pipe(v.string(), v.regex(TABLE, 'a lower-case SQL name such as send_email_calls'))),
-    }),
-  ]),
-]);
+export const LedgerOption = v.pipe(
+  v.unknown(),
+  // A check (not a schema) so that the host and resolveConfig both show its own words.
+  v.check(
+    (value) => ledgerProblem(value) === undefined,
+    (issue) => ledgerProblem(issue.input) ?? `must be ${SHAPES}`,
+  ),
+  v.transform((value) => value as LedgerInput),
+);
 
 export type LedgerConfig = { kind: 'file'; path: string } | { kind: 'postgres'; url: string; table: string };
 
 export const DEFAULT_LEDGER_FILE = '.toolshed/send-email/calls.jsonl';
 
-export function resolveLedger(option: v.InferOutput<typeof LedgerOption> | undefined): LedgerConfig {
+export function resolveLedger(option: LedgerInput | undefined): LedgerConfig {
   if (option === undefined) return { kind: 'file', path: DEFAULT_LEDGER_FILE };
   if (typeof option === 'string') return { kind: 'file', path: option };
   if (option.kind === 'file') return { kind: 'file', path: option.path ?? DEFAULT_LEDGER_FILE };
