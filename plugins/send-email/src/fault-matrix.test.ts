@@ -121,6 +121,18 @@ describe('fault matrix, the rest', () => {
     expect(server.received).toHaveLength(1);
   });
 
+  it('caller timeout (the dispatch timeoutMs) while the server holds its reply: one message, and a retry gets its result', async () => {
+    harness = await makeHarness(options(), cwd);
+    success(await harness.send(message, 'call-warm')); // nodemailer loaded, so the content goes out well within the timeout
+    server.behaviour.afterData = { delayMs: 1500 };
+    const timedOut = await harness.registry.dispatch({ name: 'send_email', callId: 'call-timeout', input: message }, { timeoutMs: 500 });
+    expect(failure(timedOut).code).toBe('timeout');
+    // Core's timeout message suggests retrying: with the same call id that is now safe, as here.
+    const retry = success(await harness.send(message, 'call-timeout'));
+    expect(retry.output).toMatchObject({ messageId: messageIdFor(FROM, 'call-timeout') });
+    expect(server.received.map((r) => r.mail.messageId)).toEqual([messageIdFor(FROM, 'call-warm'), messageIdFor(FROM, 'call-timeout')]);
+  });
+
   it('caller timeout before DATA: the send is cancelled, recorded as failed, and the same call id is sent once later', async () => {
     server.behaviour.slowMailFromMs = 400;
     harness = await makeHarness(options(), cwd);
