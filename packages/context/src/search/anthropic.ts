@@ -5,10 +5,9 @@ import type { ToolSearch } from './session.js';
 /** Anthropic's own server-side tool search: `regex` (the model writes patterns) or `bm25` (natural language). */
 export type AnthropicSearchVariant = 'bm25' | 'regex';
 
-export interface AnthropicToolSearchTool {
-  type: 'tool_search_tool_bm25_20251119' | 'tool_search_tool_regex_20251119';
-  name: 'tool_search_tool_bm25' | 'tool_search_tool_regex';
-}
+export type AnthropicToolSearchTool =
+  | { type: 'tool_search_tool_bm25_20251119'; name: 'tool_search_tool_bm25' }
+  | { type: 'tool_search_tool_regex_20251119'; name: 'tool_search_tool_regex' };
 
 export type AnthropicDeferrableTool = AnthropicTool & { defer_loading?: true };
 
@@ -16,9 +15,8 @@ export type AnthropicDeferrableTool = AnthropicTool & { defer_loading?: true };
  * Every tool for the Messages API with Anthropic's native tool search: its
  * search tool first, then each tool the search holds back marked
  * `defer_loading: true` (Claude sees it only once its search finds it), and
- * the always-loaded tools as they are. The request needs the beta header
- * `advanced-tool-use-2025-11-20`. When nothing is deferred this is
- * `toAnthropicTools(registry)`.
+ * the always-loaded tools as they are (the result fits the SDK's `ToolUnion[]`).
+ * When nothing is deferred this is `toAnthropicTools(registry)`.
  */
 export function toAnthropicToolsWithSearch(
   registry: ToolRegistry,

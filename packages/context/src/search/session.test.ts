@@ -1,3 +1,4 @@
+import type { ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
 import { defineTool, ToolRegistry } from '@toolshed/core';
 import {
   parseAnthropicToolUses,
@@ -148,6 +149,9 @@ describe('deferred tools round-trip through the provider helpers', () => {
     const registry = catalogueRegistry({ mode: 'search', alwaysLoaded: ['read_file'] });
     const search = await createToolSearch(registry);
     const tools = toAnthropicToolsWithSearch(registry, search);
+    // The Anthropic SDK's own tool union takes them: the shape is checked when this file typechecks.
+    const forTheSdk: ToolUnion[] = tools;
+    expect(forTheSdk).toHaveLength(13);
     expect(tools[0]).toEqual({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
     expect(tools).toHaveLength(13);
     expect(tools.find((tool) => tool.name === 'read_file')).not.toHaveProperty('defer_loading');
