@@ -104,7 +104,7 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
           readSync(reader.fd, last, 0, 1, size - 1);
           if (last[0] !== 0x0a) lead = '\n';
         }
-        await writer.write(lead + next.lines.join(''));
+        await writer.write(Buffer.from(lead + next.lines.join('')));
       });
     this.#writing = next.done;
     return next.done;
