@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { ApprovalSetting, ToolDefinition, ToolRegistry } from '@toolshed/core';
+import type { ApprovalSetting, Exposure, ToolDefinition, ToolRegistry } from '@toolshed/core';
 import { ConfigError, createHost, HostError, inspectPlugins, pluginLabel, type Host, type HostOptions, type PluginReport } from '@toolshed/host';
 import { UsageError } from './usage-error.js';
 
@@ -66,10 +66,10 @@ function origins(plugins: PluginReport[]): ToolOrigins['pluginOf'] {
 }
 
 /** The tools as a model sees them, from the plugins' static manifests: no plugin code is imported. */
-export async function inspectTools(): Promise<{ tools: ToolDefinition[] } & ToolOrigins> {
+export async function inspectTools(): Promise<{ tools: ToolDefinition[]; exposure?: Exposure } & ToolOrigins> {
   const inspection = await usingHost((options) => inspectPlugins(options));
   warn(inspection.plugins, inspection.warnings);
-  return { tools: inspection.tools, pluginOf: origins(inspection.plugins) };
+  return { tools: inspection.tools, pluginOf: origins(inspection.plugins), ...(inspection.exposure ? { exposure: inspection.exposure } : {}) };
 }
 
 /** A sealed registry with every plugin's tools; plugin code loads on a tool's first call. */

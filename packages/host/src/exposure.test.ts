@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, createHost } from './index.js';
+import { ConfigError, createHost, inspectPlugins } from './index.js';
 import { Project } from './project.fixture.js';
 
 let project: Project;
@@ -18,6 +18,14 @@ describe('exposure in toolshed.config.json', () => {
     const host = await createHost({ cwd: project.dir });
     expect(host.registry.exposure).toEqual({ mode: 'auto', contextWindow: 128000, share: 0.1, alwaysLoaded: ['ok'] });
     await host.close();
+  });
+
+  it('is in the inspection too, for listings that import no plugin code', async () => {
+    setup({ exposure: { mode: 'search', alwaysLoaded: ['ok'] } });
+    expect((await inspectPlugins({ cwd: project.dir })).exposure).toEqual({ mode: 'search', alwaysLoaded: ['ok'] });
+    project.remove();
+    setup({});
+    expect(await inspectPlugins({ cwd: project.dir })).not.toHaveProperty('exposure');
   });
 
   it('yields to the exposure a harness sets in code', async () => {

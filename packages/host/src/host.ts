@@ -30,6 +30,7 @@ export async function inspectPlugins(options: HostOptions = {}): Promise<Inspect
     warnings: result.warnings,
   };
   if (result.configFile) inspection.configFile = result.configFile;
+  if (result.exposure) inspection.exposure = result.exposure;
   return inspection;
 }
 

@@ -152,6 +152,8 @@ export interface Inspection {
   plugins: PluginReport[];
   /** Every registered tool's model-facing definition, in plugin order. */
   tools: ToolDefinition[];
+  /** The config file's exposure setting, when it has one. */
+  exposure?: Exposure;
   /** Problems not tied to one plugin (e.g. a rename that matches no tool). */
   warnings: string[];
 }

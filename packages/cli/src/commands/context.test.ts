@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolDefinition } from '@toolshed/core';
-import { measureTools, type ContextReport } from '@toolshed/context';
+import { measureTools, measureUpFront, type ContextReport } from '@toolshed/context';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../dist/toolshed.js', import.meta.url));
@@ -82,8 +82,8 @@ describe('toolshed context', () => {
     const over = await toolshed(['context', '--format', 'mcp', '--budget', String(total.tokens - 1)]);
     expect(over.code).toBe(1);
     expect(over.stderr).toBe(
-      `toolshed context: the tool definitions cost ${total.tokens} tokens in mcp format, over the budget of ${total.tokens - 1}. ` +
-        'Shorten descriptions and schema descriptions, remove plugins, or raise --budget.\n',
+      `toolshed context: the tool definitions sent up front cost ${total.tokens} tokens in mcp format, over the budget of ${total.tokens - 1}. ` +
+        'Shorten descriptions and schema descriptions, remove plugins, turn on tool search (exposure in toolshed.config.json), or raise --budget.\n',
     );
     const within = await toolshed(['context', '--format', 'mcp', '--budget', String(total.tokens)]);
     expect(within).toMatchObject({ code: 0, stderr: '' });
@@ -111,6 +111,31 @@ describe('toolshed context', () => {
       expect(run, args.join(' ')).toMatchObject({ code: 0, stderr: '' });
       expect(run.stdout, args.join(' ')).toContain('echo');
     }
+  });
+
+  it('with tool search in the config, also says what is sent up front, and holds that to the budget', async () => {
+    write('toolshed.config.json', { exposure: { mode: 'search' } });
+    const run = await toolshed(['context']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const line = /^up front with tool search \(exposure "search" in toolshed\.config\.json\): (\d+) tokens, \d+ bytes \(tool_search\); the others are sent once a search finds them$/m.exec(run.stdout);
+    expect(line).not.toBeNull();
+    const upFront = Number(line![1]);
+    const json = JSON.parse((await toolshed(['context', '--json', '--budget', String(upFront)])).stdout) as { upFront: { tools: string[]; total: { tokens: number } } };
+    expect(json.upFront).toMatchObject({ tools: ['tool_search'], total: { tokens: upFront } });
+    // The budget counts what is sent up front, not every definition.
+    expect((await toolshed(['context', '--budget', String(upFront)])).code).toBe(0);
+    expect((await toolshed(['context', '--budget', String(upFront - 1)])).code).toBe(1);
+    const library = await measureUpFront(echoManifest(), { format: 'openai', exposure: { mode: 'search' } });
+    expect(upFront).toBe(library.report.total.tokens);
+  });
+
+  it('an always-loaded tool the plugins lack is a usage error', async () => {
+    write('toolshed.config.json', { exposure: { mode: 'search', alwaysLoaded: ['echoo'] } });
+    const run = await toolshed(['context']);
+    expect(run).toMatchObject({
+      code: 2,
+      stderr: 'toolshed: exposure in toolshed.config.json: exposure.alwaysLoaded names "echoo", which the registry does not have; fix the name or drop it.\n',
+    });
   });
 
   it('a project without plugins costs nothing but the empty list', async () => {

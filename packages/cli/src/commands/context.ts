@@ -54,16 +54,41 @@ export function registerContext(program: Command): void {
     .option('--budget <tokens>', 'exit 1 when the total is over this many tokens (for CI)')
     .action(async (options: ContextOptions) => {
       const budget = parseBudget(options.budget);
-      const { tools } = await inspectTools();
+      const { tools, exposure } = await inspectTools();
       // Loaded here: the tokenizer's tables are megabytes that no other command needs.
-      const { measureTools } = await loadContext('context');
+      const { measureTools, measureUpFront } = await loadContext('context');
       const report = await measureTools(tools, { format: options.format });
-      if (options.json) process.stdout.write(`${JSON.stringify(budget === undefined ? report : { ...report, budget }, null, 2)}\n`);
-      else printTable(report);
-      if (budget !== undefined && report.total.tokens > budget) {
+      // With tool search configured, what every request carries is tool_search and the always-loaded tools.
+      let upFront: Awaited<ReturnType<typeof measureUpFront>> | undefined;
+      if (exposure && exposure.mode !== 'always') {
+        try {
+          upFront = await measureUpFront(tools, { format: options.format, exposure });
+        } catch (error) {
+          throw new UsageError(`exposure in toolshed.config.json: ${(error as Error).message}`);
+        }
+        if (!upFront.decision.deferred) upFront = undefined;
+      }
+      const sent = upFront?.report.total ?? report.total;
+      if (options.json) {
+        const extra = {
+          ...(upFront ? { upFront: { decision: upFront.decision, tools: upFront.report.tools.map((tool) => tool.name), total: upFront.report.total } } : {}),
+          ...(budget === undefined ? {} : { budget }),
+        };
+        process.stdout.write(`${JSON.stringify({ ...report, ...extra }, null, 2)}\n`);
+      } else {
+        printTable(report);
+        if (upFront) {
+          const loaded = upFront.report.tools.length - 1;
+          process.stdout.write(
+            `up front with tool search (exposure "${exposure!.mode}" in toolshed.config.json): ${sent.tokens} tokens, ${sent.bytes} bytes ` +
+              `(tool_search${loaded > 0 ? ` and ${loaded} always-loaded tool${loaded === 1 ? '' : 's'}` : ''}); the others are sent once a search finds them\n`,
+          );
+        }
+      }
+      if (budget !== undefined && sent.tokens > budget) {
         process.stderr.write(
-          `toolshed context: the tool definitions cost ${report.total.tokens} tokens in ${report.format} format, over the budget of ${budget}. ` +
-            'Shorten descriptions and schema descriptions, remove plugins, or raise --budget.\n',
+          `toolshed context: the tool definitions sent up front cost ${sent.tokens} tokens in ${report.format} format, over the budget of ${budget}. ` +
+            'Shorten descriptions and schema descriptions, remove plugins, turn on tool search (exposure in toolshed.config.json), or raise --budget.\n',
         );
         process.exitCode = 1;
       }
