@@ -36,13 +36,13 @@ function ledgerProblem(value: unknown): string | undefined {
 
 /** The `ledger` option: a file path (the default store), or a store named by `kind`. */
 export const LedgerOption = v.pipe(
-  v.unknown(),
-  // A check (not a schema) so that the host and resolveConfig both show its own words.
+  // Typed for callers; the check below does the work, as a check (not a schema) so that
+  // the host and resolveConfig both show its own words.
+  v.custom<LedgerInput>(() => true),
   v.check(
     (value) => ledgerProblem(value) === undefined,
     (issue) => ledgerProblem(issue.input) ?? `must be ${SHAPES}`,
   ),
-  v.transform((value) => value as LedgerInput),
 );
 
 export type LedgerConfig = { kind: 'file'; path: string } | { kind: 'postgres'; url: string; table: string };
