@@ -65,6 +65,22 @@ describe('createToolSearch', () => {
     expect(changes).toBe(1);
   });
 
+  it('gives subscribers the events of tool_search calls and of the registry alike', async () => {
+    const registry = catalogueRegistry({ mode: 'search' });
+    const search = await createToolSearch(registry);
+    const seen: string[] = [];
+    const stop = search.subscribe((event) => seen.push(`${event.type} ${event.name}`));
+    await search.runToolCalls([
+      { callId: 'a', name: TOOL_SEARCH_NAME, input: { query: 'weather' } },
+      { callId: 'b', name: 'get_weather', input: { city: 'Oslo' } },
+    ]);
+    expect(seen).toEqual([`call.start ${TOOL_SEARCH_NAME}`, `call.end ${TOOL_SEARCH_NAME}`, 'call.start get_weather', 'call.end get_weather']);
+    stop();
+    await search.dispatch({ name: TOOL_SEARCH_NAME, input: { query: 'git' } });
+    await registry.dispatch({ name: 'fetch', input: { url: 'x' } });
+    expect(seen).toHaveLength(4);
+  });
+
   it('answers a tool_search call with bad input like any tool, and finds nothing', async () => {
     const search = await createToolSearch(catalogueRegistry({ mode: 'search' }));
     const empty = await search.dispatch({ name: TOOL_SEARCH_NAME, input: { query: '   ' } });

@@ -1,4 +1,4 @@
-import { ToolRegistry, type DispatchOptions, type Exposure, type Outcome, type ToolCall, type ToolDefinition } from '@toolshed/core';
+import { ToolRegistry, type DispatchOptions, type Exposure, type Outcome, type ToolCall, type ToolDefinition, type ToolEventListener } from '@toolshed/core';
 import { runToolCalls, type ParsedToolCall, type RunToolCallsOptions } from '@toolshed/providers';
 import { measureWith } from '../accounting/measure.js';
 import { loadO200k } from '../accounting/tokenizer.js';
@@ -42,6 +42,8 @@ export interface ToolSearch {
   runToolCalls(calls: readonly (ParsedToolCall | ToolCall)[], options?: RunToolCallsOptions): Promise<Outcome[]>;
   /** Called after a search made new tools available (MCP's `notifications/tools/list_changed`). */
   onToolsChanged(listener: () => void): () => void;
+  /** Events of every call, `tool_search` calls included (the registry's own subscribers do not see those). */
+  subscribe(listener: ToolEventListener): () => void;
 }
 
 async function decide(exposure: Exposure, definitions: ToolDefinition[]): Promise<ExposureDecision> {
@@ -129,6 +131,10 @@ export async function createToolSearch(registry: ToolRegistry, options: ToolSear
     onToolsChanged(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    subscribe(listener) {
+      const stops = [registry.subscribe(listener), own.subscribe(listener)];
+      return () => stops.forEach((stop) => stop());
     },
   };
 }
