@@ -54,6 +54,12 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
   async claim(claim: Claim): Promise<ClaimResult<T>> {
     const opened = await this.#open();
     this.#refresh(opened);
+    if (this.#tailIds.includes(claim.id)) {
+      // An unfinished last line names this call: a write still in progress reads whole in a
+      // moment; one a crash cut short stays as it is, and the call id is in doubt.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      this.#refresh(opened);
+    }
     const latest = this.#get(claim.id);
     if (latest && !(latest.state === 'failed' && (latest.fingerprint === undefined || latest.fingerprint === claim.fingerprint))) {
       return { won: false, record: latest };

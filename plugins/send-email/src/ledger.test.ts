@@ -224,3 +224,17 @@ it('two ledgers on one file (as two processes have) racing one call id send it o
   expect(sends).toBe(50);
   await Promise.all([a.close(), b.close()]);
 });
+
+it('waits for a last line another process is still writing instead of taking it as damaged', async () => {
+  await open().run('before', { n: 1 }, async () => 'first before', never);
+  const base = { id: 'live', attempt: 1, fingerprint: fingerprintOf({ n: 1 }), messageId: messageIdFor('bot@example.com', 'live'), owner: { host: 'elsewhere', pid: 1, run: 'other' }, at: 1 };
+  const claim = encodeLine({ ...base, state: 'claimed' });
+  await appendFile(join(dir, FILE), claim.slice(0, 60)); // through the call id
+  const rest = new Promise((resolve) => setTimeout(resolve, 10)).then(() => appendFile(join(dir, FILE), claim.slice(60)));
+  const outcome = new Promise((resolve) => setTimeout(resolve, 150)).then(() => appendFile(join(dir, FILE), encodeLine({ ...base, state: 'sent', output: 'their output' })));
+  const ledger = open();
+  let sends = 0;
+  expect(await ledger.run('live', { n: 1 }, async () => `sent ${++sends}`, never)).toBe('their output');
+  await Promise.all([rest, outcome, ledger.close()]);
+  expect(sends).toBe(0);
+});
