@@ -34,6 +34,8 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
   readonly #latest = new Map<string, CallRecord<T>>();
   /** The first valid claim in the file per call id and attempt: the one that won. */
   readonly #winners = new Map<string, ClaimedRecord>();
+  /** Lines this store wrote and has not read back yet, with their records. */
+  readonly #written = new Map<string, CallRecord<T>>();
   /** Call ids named in damaged lines, and in an unfinished last line. */
   readonly #damaged = new Set<string>();
   #tailIds: string[] = [];
@@ -65,7 +67,7 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
       return { won: false, record: latest };
     }
     const record: ClaimedRecord = { ...claim, attempt: latest ? latest.attempt + 1 : 1, state: 'claimed' };
-    await this.#append(opened, encodeLine(record));
+    await this.#append(opened, this.#encode(record));
     this.#refresh(opened);
     const winner = this.#winners.get(winnerKey(record.id, record.attempt));
     // Not even our own claim reads back (a short write, a full disk): nothing may be sent.
@@ -82,7 +84,14 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
   async settle(record: Exclude<CallRecord<T>, { state: 'claimed' }>): Promise<void> {
     const opened = await this.#open();
     this.#apply(record);
-    await this.#append(opened, encodeLine(record));
+    await this.#append(opened, this.#encode(record));
+  }
+
+  /** Encode a record this store writes, remembering it so that reading it back skips decoding it. */
+  #encode(record: CallRecord<T>): string {
+    const line = encodeLine(record);
+    this.#written.set(line.slice(0, -1), record);
+    return line;
   }
 
   /**
@@ -197,6 +206,11 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
 
   #readLine(line: string): void {
     if (line === '') return;
+    const ours = this.#written.get(line);
+    if (ours) {
+      this.#written.delete(line);
+      return this.#apply(ours);
+    }
     const decoded = decodeLine<T>(line);
     if (decoded.kind === 'record') this.#apply(decoded.record);
     else for (const id of decoded.ids) this.#damaged.add(id);

@@ -67,7 +67,9 @@ export class CallLedger<T> {
       throw error;
     }
     // The message is out: a failure to note it must not turn into a failure (and a resend).
-    await this.#store.settle({ ...base, at: Date.now(), state: 'sent', output }).catch(() => {});
+    // Not awaited: this store already answers from it, another process waits on the claim
+    // until it reads it, and close() waits for it to be written.
+    void this.#store.settle({ ...base, at: Date.now(), state: 'sent', output }).catch(() => {});
     return output;
   }
 
