@@ -20,6 +20,8 @@ export class CallLedger<T> {
   readonly #store: LedgerStore<T>;
   readonly #messageIdFor: (callId: string) => string;
   readonly #running = new Map<string, { fingerprint: string; result: Promise<T> }>();
+  /** Outcomes still being written. */
+  readonly #noting = new Set<Promise<void>>();
   /** This ledger as a claimant: two ledgers on one store, even in one process, are told apart. */
   readonly #owner = { ...THIS_PROCESS, run: randomUUID() };
 
@@ -41,8 +43,9 @@ export class CallLedger<T> {
     return result;
   }
 
-  close(): Promise<void> {
-    return this.#store.close();
+  async close(): Promise<void> {
+    await Promise.all(this.#noting);
+    await this.#store.close();
   }
 
   async #runOnce(id: string, fingerprint: string, send: Send<T>, signal: AbortSignal): Promise<T> {
@@ -69,7 +72,9 @@ export class CallLedger<T> {
     // The message is out: a failure to note it must not turn into a failure (and a resend).
     // Not awaited: this store already answers from it, another process waits on the claim
     // until it reads it, and close() waits for it to be written.
-    void this.#store.settle({ ...base, at: Date.now(), state: 'sent', output }).catch(() => {});
+    const noted = this.#store.settle({ ...base, at: Date.now(), state: 'sent', output }).catch(() => {});
+    this.#noting.add(noted);
+    void noted.finally(() => this.#noting.delete(noted));
     return output;
   }
 
