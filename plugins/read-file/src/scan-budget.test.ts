@@ -109,8 +109,8 @@ describe('the default timeout', () => {
       const until = performance.now() + 60;
       while (performance.now() < until);
     });
+    // Under load the timer may fire before the first report: either way the call must end as a timeout.
     const outcome = await read(registry, { path: 'large.log', offset: 1_400_000 });
-    expect(stalled).toBe(true);
     expect(expectFailure(outcome, 'timeout').error.message).toBe(
       'read_file did not finish within 20 ms and was stopped. Try a smaller request, or retry later.',
     );
