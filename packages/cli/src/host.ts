@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { ApprovalSetting, Exposure, ToolDefinition, ToolRegistry } from '@toolshed/core';
-import { ConfigError, createHost, HostError, inspectPlugins, pluginLabel, type Host, type HostOptions, type PluginReport } from '@toolshed/host';
+import { createHost, inspectPlugins, isConfigError, isHostError, pluginLabel, type Host, type HostOptions, type PluginReport } from '@toolshed/host';
 import { UsageError } from './usage-error.js';
 
 /** The global --cwd and --config options, set before any command runs. */
@@ -27,7 +27,7 @@ async function usingHost<T>(run: (options: HostOptions) => Promise<T>): Promise<
   try {
     return await run(options);
   } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(error.message);
+    if (isConfigError(error)) throw new UsageError(error.message);
     throw error;
   }
 }
@@ -87,7 +87,7 @@ export async function pluginReport(): Promise<{ plugins: PluginReport[]; warning
     return { plugins, warnings: host.warnings, failed: plugins.some((plugin) => plugin.status === 'failed') };
   } catch (error) {
     // The report is the point of this command: show it even when startup fails.
-    if (error instanceof HostError) return { plugins: error.plugins, warnings: [], failed: true };
+    if (isHostError(error)) return { plugins: error.plugins, warnings: [], failed: true };
     throw error;
   }
 }

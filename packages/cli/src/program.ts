@@ -8,7 +8,7 @@ import { registerSearch } from './commands/search.js';
 import { registerSchema } from './commands/schema.js';
 import { registerServe } from './commands/serve.js';
 import { setProjectOptions } from './host.js';
-import { UsageError } from './usage-error.js';
+import { isUsageError } from './usage-error.js';
 import { version } from './version.js';
 
 export function createProgram(): Command {
@@ -40,7 +40,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     if (error instanceof CommanderError) {
       // Commander has already printed its message (or the help).
       process.exitCode = error.exitCode === 0 ? 0 : 2;
-    } else if (error instanceof UsageError) {
+    } else if (isUsageError(error)) {
       process.stderr.write(`toolshed: ${error.message}\n`);
       process.exitCode = 2;
     } else {

@@ -1,4 +1,12 @@
+const USAGE_ERROR = Symbol.for('toolshed.UsageError');
+
 /** A mistake in how the command was called: exit code 2, message on stderr. */
 export class UsageError extends Error {
   override name = 'UsageError';
+  readonly [USAGE_ERROR] = true;
+}
+
+/** By brand, not instanceof, as every Toolshed error is recognised. */
+export function isUsageError(value: unknown): value is UsageError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[USAGE_ERROR] === true;
 }

@@ -2,7 +2,7 @@ export { defineTool } from './tool.js';
 export type { AnySchema, AnyTool, Progress, Tool, ToolAnnotations, ToolContext, ToolLogger, ToolResult } from './tool.js';
 export { API_VERSION, definePlugin } from './plugin.js';
 export type { AnyPlugin, Plugin, PluginHostInfo, PluginTools } from './plugin.js';
-export { ToolRegistry } from './registry.js';
+export { isToolRegistry, ToolRegistry } from './registry.js';
 export type {
   Approval,
   ApproveHook,
@@ -22,7 +22,7 @@ export type { CallError, ErrorCode, FailureOutcome, Outcome, SuccessOutcome, Too
 export { classifyIssue } from './issues.js';
 export type { CallIssue, IssueProblem } from './issues.js';
 export type { ToolEvent, ToolEventListener } from './events.js';
-export { ToolError } from './tool-error.js';
+export { isToolError, ToolError } from './tool-error.js';
 export type { ToolErrorCode } from './tool-error.js';
 export { isToolName, TOOL_NAME_PATTERN, TOOL_NAME_RULE } from './name.js';
 export { approvalPolicy, approvalRisk, needsApproval } from './approval-policy.js';

@@ -7,7 +7,8 @@ import { describeReceived, formatPath, summarizeIssues, toCallIssues, type CallI
 import { findNonJsonValue } from './json-value.js';
 import type { CallError, Outcome, ToolCall } from './outcome.js';
 import { describeThrown } from './thrown.js';
-import { ToolError } from './tool-error.js';
+import { brand, hasBrand } from './brand.js';
+import { isToolError } from './tool-error.js';
 import type { AnyTool, Progress, ToolContext, ToolLogger } from './tool.js';
 
 /** Ask before a call runs: true to allow, false or `{approved: false, reason}` to deny. */
@@ -77,11 +78,17 @@ interface Entry {
 const NEVER_ABORTED = new AbortController().signal;
 const SILENT: ToolLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
+// A private symbol: only this module's timers make stop signals, so no handler can forge one.
+const STOP = Symbol('stop');
 class StopSignal {
+  readonly [STOP] = true;
   constructor(
     readonly code: 'timeout' | 'aborted',
     readonly message: string,
   ) {}
+}
+function isStopSignal(value: unknown): value is StopSignal {
+  return hasBrand(value, STOP);
 }
 
 function scopedLogger(logger: ToolLogger, tool: string, callId: string): ToolLogger {
@@ -329,7 +336,7 @@ export class ToolRegistry {
       const running = tool.run(parsed.output, ctx);
       output = controller ? await settleOrStop(running, controller, name, timeoutMs, signal) : await running;
     } catch (error) {
-      if (error instanceof StopSignal) return fail({ code: error.code, message: error.message });
+      if (isStopSignal(error)) return fail({ code: error.code, message: error.message });
       return fail(handlerError(name, error));
     }
 
@@ -362,7 +369,7 @@ function abortedError(name: string, signal: AbortSignal): CallError {
 }
 
 function handlerError(name: string, error: unknown): CallError {
-  if (error instanceof ToolError) {
+  if (isToolError(error)) {
     const out: CallError = { code: error.code, message: error.message };
     if (error.issues) out.issues = error.issues;
     return out;
@@ -434,4 +441,12 @@ function settleOrStop(
 function abortedStop(name: string, signal: AbortSignal): StopSignal {
   const { code, message } = abortedError(name, signal) as { code: 'aborted'; message: string };
   return new StopSignal(code, message);
+}
+
+const TOOL_REGISTRY = Symbol.for('toolshed.ToolRegistry');
+brand(ToolRegistry.prototype, TOOL_REGISTRY);
+
+/** True for a `ToolRegistry` from any copy of `@toolshed/core` loaded in this process. */
+export function isToolRegistry(value: unknown): value is ToolRegistry {
+  return hasBrand(value, TOOL_REGISTRY);
 }

@@ -1,3 +1,4 @@
+import { brand, hasBrand } from './brand.js';
 import type { CallIssue } from './issues.js';
 
 /** The failure codes a handler may choose; the rest belong to the runtime. */
@@ -19,4 +20,12 @@ export class ToolError extends Error {
     this.code = code;
     if (options?.issues) this.issues = options.issues;
   }
+}
+
+const TOOL_ERROR = Symbol.for('toolshed.ToolError');
+brand(ToolError.prototype, TOOL_ERROR);
+
+/** True for a `ToolError` from any copy of `@toolshed/core` loaded in this process. */
+export function isToolError(value: unknown): value is ToolError {
+  return hasBrand(value, TOOL_ERROR);
 }

@@ -1,8 +1,19 @@
 import type { PluginPhase, PluginReport } from './types.js';
 
+// Errors are told apart by a process-wide brand, not instanceof: a global CLI or a
+// nested install can load two copies of host, and each sees the other's errors.
+const CONFIG_ERROR = Symbol.for('toolshed.ConfigError');
+const HOST_ERROR = Symbol.for('toolshed.HostError');
+const PHASE_ERROR = Symbol.for('toolshed.PhaseError');
+
+function hasBrand(value: unknown, key: symbol): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[key] === true;
+}
+
 /** The config file (or the project's package.json) cannot be used as it is: a usage error, not a plugin fault. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  readonly [CONFIG_ERROR] = true;
   constructor(
     readonly file: string,
     message: string,
@@ -14,6 +25,7 @@ export class ConfigError extends Error {
 /** Plugins the user named failed; every failure is listed, and `plugins` holds the whole report. */
 export class HostError extends Error {
   override name = 'HostError';
+  readonly [HOST_ERROR] = true;
   constructor(readonly plugins: PluginReport[]) {
     const failed = plugins.filter((plugin) => plugin.status === 'failed');
     const lines = failed.map((plugin) => `  - ${describeFailure(plugin)}`);
@@ -22,6 +34,20 @@ export class HostError extends Error {
         `Fix or remove ${failed.length === 1 ? 'it' : 'them'} in your config (or in code) and start again.`,
     );
   }
+}
+
+/** True for a `ConfigError` from any copy of `@toolshed/host` loaded in this process. */
+export function isConfigError(value: unknown): value is ConfigError {
+  return hasBrand(value, CONFIG_ERROR);
+}
+
+/** True for a `HostError` from any copy of `@toolshed/host` loaded in this process. */
+export function isHostError(value: unknown): value is HostError {
+  return hasBrand(value, HOST_ERROR);
+}
+
+export function isPhaseError(value: unknown): value is PhaseError {
+  return hasBrand(value, PHASE_ERROR);
 }
 
 export function pluginLabel(plugin: Pick<PluginReport, 'name' | 'version'>): string {
@@ -37,6 +63,7 @@ export function describeFailure(plugin: PluginReport): string {
 
 /** A failure inside one plugin's pipeline, carrying the phase it happened in. */
 export class PhaseError extends Error {
+  readonly [PHASE_ERROR] = true;
   constructor(
     readonly phase: PluginPhase,
     message: string,

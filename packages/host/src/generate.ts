@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PhaseError } from './errors.js';
+import { isPhaseError } from './errors.js';
 import { importPluginModule, instantiate, pluginFromModule } from './load.js';
 import { readManifestField, type ManifestFile } from './manifest.js';
 import { packageEntry, readPackageJson } from './package.js';
@@ -48,7 +48,7 @@ export async function generateManifest(packageDir: string, options?: Record<stri
     writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
     return { file, tools: names };
   } catch (error) {
-    const phase = error instanceof PhaseError ? ` (${error.phase})` : '';
+    const phase = isPhaseError(error) ? ` (${error.phase})` : '';
     throw new Error(`${label}${phase}: ${(error as Error).message}`);
   }
 }

@@ -2,7 +2,7 @@ export { createHost, inspectPlugins } from './host.js';
 export type { CreateHostOptions } from './host.js';
 export { CONFIG_FILE } from './config.js';
 export { findProjectRoot } from './root.js';
-export { ConfigError, HostError, pluginLabel } from './errors.js';
+export { ConfigError, HostError, isConfigError, isHostError, pluginLabel } from './errors.js';
 export { SUPPORTED_API_VERSIONS } from './compat.js';
 export { generateManifest } from './generate.js';
 export type { ManifestField, ManifestFile, ManifestTool } from './manifest.js';

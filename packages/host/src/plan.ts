@@ -5,7 +5,7 @@ import { isToolName, TOOL_NAME_RULE } from '@toolshed/core/name';
 import { coreMismatch, describeCoreMismatch } from './compat.js';
 import { loadConfig } from './config.js';
 import { resolveEnvReferences } from './env.js';
-import { ConfigError, describeThrown, PhaseError, pluginLabel } from './errors.js';
+import { ConfigError, describeThrown, isPhaseError, PhaseError, pluginLabel } from './errors.js';
 import { checkPlugin, importPluginModule, instantiate, pluginFromModule, type Instance } from './load.js';
 import { readManifestField, readManifestFile, type ManifestTool } from './manifest.js';
 import { findPackage, isDirectory, isPackageName, isPathSpec, packageEntry, readPackageJson, type PackageJson } from './package.js';
@@ -77,8 +77,8 @@ function newRecord(source: PluginSource, spec: string, explicit: boolean, rename
 }
 
 export function fail(record: PluginRecord, error: unknown): void {
-  const phase = error instanceof PhaseError ? error.phase : 'import';
-  const message = error instanceof PhaseError ? error.message : describeThrown(error);
+  const phase = isPhaseError(error) ? error.phase : 'import';
+  const message = isPhaseError(error) ? error.message : describeThrown(error);
   record.report.error = { phase, message };
   record.report.status = record.explicit ? 'failed' : 'skipped';
 }

@@ -1,4 +1,4 @@
-import { ToolRegistry, type ToolDefinition } from '@toolshed/core';
+import { isToolRegistry, type ToolDefinition, type ToolRegistry } from '@toolshed/core';
 import { findDefinition, type ToolSource } from './source.js';
 import { callIdOf } from './call-id.js';
 import { parseArguments, stringField, type ParsedToolCall } from './parsed-call.js';
@@ -25,7 +25,7 @@ function planOf(definition: ToolDefinition): NullPlan | undefined {
 }
 
 function nullPlanFor(source: ToolSource, name: string): NullPlan | undefined {
-  if (source instanceof ToolRegistry) {
+  if (isToolRegistry(source)) {
     let plans = registryPlans.get(source);
     if (!plans) registryPlans.set(source, (plans = new Map()));
     if (!plans.has(name)) {

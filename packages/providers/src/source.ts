@@ -1,10 +1,11 @@
-import { ToolRegistry, type ToolDefinition } from '@toolshed/core';
+import { isToolRegistry, type ToolDefinition, type ToolRegistry } from '@toolshed/core';
 
 /** Where tool definitions come from: a registry, or the list it gave (e.g. from a plugin manifest). */
 export type ToolSource = ToolRegistry | readonly ToolDefinition[];
 
 export function definitionsOf(source: ToolSource): ToolDefinition[] {
-  if (source instanceof ToolRegistry) return source.list();
+  // By brand, not instanceof: a registry from another copy of core is a registry too.
+  if (isToolRegistry(source)) return source.list();
   if (!Array.isArray(source)) {
     throw new TypeError('Expected a ToolRegistry or an array of tool definitions (registry.list()).');
   }
@@ -12,6 +13,6 @@ export function definitionsOf(source: ToolSource): ToolDefinition[] {
 }
 
 export function findDefinition(source: ToolSource, name: string): ToolDefinition | undefined {
-  if (source instanceof ToolRegistry) return source.get(name)?.definition;
+  if (isToolRegistry(source)) return source.get(name)?.definition;
   return definitionsOf(source).find((definition) => definition.name === name);
 }

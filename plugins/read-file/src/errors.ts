@@ -1,4 +1,4 @@
-import { ToolError } from '@toolshed/core';
+import { isToolError, ToolError } from '@toolshed/core';
 import { similarNames, type LinkCheck } from './nearby-names.js';
 import type { PathPolicy } from './path-policy.js';
 import type { Resolved } from './resolve-path.js';
@@ -17,7 +17,7 @@ const SYSTEM_REASONS: Record<string, string> = {
  * sent and the reason instead. Refusals and aborts pass through unchanged.
  */
 export function fileSystemError(input: string, error: unknown): unknown {
-  if (error instanceof ToolError) return error;
+  if (isToolError(error)) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
   const reason = SYSTEM_REASONS[code] ?? `the system refused (${code})`;

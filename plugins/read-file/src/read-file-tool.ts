@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { defineTool, ToolError, type ToolContext } from '@toolshed/core';
+import { defineTool, isToolError, ToolError, type ToolContext } from '@toolshed/core';
 import * as v from 'valibot';
 import { binary, fileSystemError, notFound } from './errors.js';
 import { findLineRange } from './line-range.js';
@@ -97,7 +97,7 @@ async function readFile(input: v.InferOutput<typeof Input>, ctx: ToolContext, se
   const linkAllowed: LinkCheck = (real) =>
     resolveInRoot(real, root, policy).then(
       () => true,
-      (error: unknown) => !(error instanceof ToolError && error.code === 'denied'),
+      (error: unknown) => !(isToolError(error) && error.code === 'denied'),
     );
   const resolved = await resolveInRoot(input.path, root, policy);
   if (resolved.kind === 'missing') throw await notFound(resolved, policy, linkAllowed);
