@@ -127,6 +127,52 @@ describe('toolshed list with discovered plugins', () => {
     expect(run.stderr).toMatch(/^toolshed: warning: skipped plugin tool-broken \(resolve\): .*tool-broken\/package\.json is not valid JSON .*\(see toolshed plugins\)\n$/);
   });
 
+  it('names the plugin that serves a tool, not one skipped for offering the same name', async () => {
+    const first = markerPlugin('@acc/echo1', 'echo');
+    const second = markerPlugin('@acc/echo2', 'echo');
+    write('package.json', { name: 'app', dependencies: { '@acc/echo1': '^3', '@acc/echo2': '^3' } });
+
+    const plugins = await toolshed(['plugins', '--json']);
+    const report = (JSON.parse(plugins.stdout) as { plugins: { name: string; status: string }[] }).plugins;
+    expect(report.map(({ name, status }) => [name, status])).toEqual([
+      ['@acc/echo1', 'loaded'],
+      ['@acc/echo2', 'skipped'],
+    ]);
+
+    const list = await toolshed(['list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toBe('echo  @acc/echo1@3.2.1\n  Shouts the text.\n');
+    expect(list.stderr).toMatch(/^toolshed: warning: skipped plugin @acc\/echo2@3\.2\.1 \(register\): .*echo.*\n$/);
+    const json = JSON.parse((await toolshed(['list', '--json'])).stdout) as { name: string; plugin: string; version: string }[];
+    expect(json.map(({ name, plugin, version }) => [name, plugin, version])).toEqual([['echo', '@acc/echo1', '3.2.1']]);
+
+    // The call goes to the plugin the listing names.
+    const call = await toolshed(['call', 'echo', '{"text":"hi"}']);
+    expect(call).toMatchObject({ code: 0 });
+    expect(existsSync(path.join(first, 'imported.marker'))).toBe(true);
+    expect(existsSync(path.join(second, 'imported.marker'))).toBe(false);
+  });
+
+  it('lists a plugin loaded from a module file by its name, with no version', async () => {
+    write('package.json', { name: 'app', type: 'module' });
+    write(
+      'one-file.js',
+      `import { defineTool, definePlugin } from '@toolshed/core';
+import * as v from 'valibot';
+export default definePlugin({ name: 'one-file', apiVersion: 1, tools: [defineTool({
+  name: 'whisper', description: 'Lowers the text.', input: v.object({ text: v.string() }),
+  run: ({ text }) => ({ text: text.toLowerCase() }),
+})] });
+`,
+    );
+    write('toolshed.config.json', { plugins: ['./one-file.js'] });
+    const list = await toolshed(['list']);
+    expect(list).toMatchObject({ code: 0, stdout: 'whisper  one-file\n  Lowers the text.\n' });
+    expect(list.stdout).not.toContain('undefined');
+    const json = JSON.parse((await toolshed(['list', '--json'])).stdout) as { name: string; plugin: string; version?: string }[];
+    expect(json).toEqual([{ name: 'whisper', description: 'Lowers the text.', plugin: 'one-file', annotations: {} }]);
+  });
+
   it('--cwd that is not a directory is a usage error', async () => {
     const run = await toolshed(['list', '--cwd', path.join(project, 'nope')]);
     expect(run).toMatchObject({ code: 2, stdout: '' });

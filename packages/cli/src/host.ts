@@ -60,6 +60,9 @@ export interface ToolOrigins {
 function origins(plugins: PluginReport[]): ToolOrigins['pluginOf'] {
   const byTool = new Map<string, { name: string; version?: string }>();
   for (const plugin of plugins) {
+    // A skipped or failed plugin still names the tools it offers, but serves none of them:
+    // a name it lost in a conflict belongs to the plugin that was loaded.
+    if (plugin.status !== 'loaded') continue;
     for (const tool of plugin.tools) byTool.set(tool, plugin.version ? { name: plugin.name, version: plugin.version } : { name: plugin.name });
   }
   return (tool) => byTool.get(tool);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { pluginLabel } from '@toolshed/host';
 import { inspectTools } from '../host.js';
 import { style } from '../style.js';
 
@@ -22,7 +23,8 @@ export function registerList(program: Command): void {
         return;
       }
       for (const tool of tools) {
-        const from = tool.plugin ? style('dim', `  ${tool.plugin}@${tool.version}`) : '';
+        // A plugin loaded from a module file has no package, so no version to show.
+        const from = tool.plugin ? style('dim', `  ${pluginLabel({ name: tool.plugin, version: tool.version })}`) : '';
         process.stdout.write(`${style('bold', tool.name)}${from}\n  ${tool.description}\n`);
       }
     });
