@@ -153,6 +153,18 @@ describe('toolshed list with discovered plugins', () => {
     expect(existsSync(path.join(second, 'imported.marker'))).toBe(false);
   });
 
+  it('names the plugin that serves a tool, not a later one skipped for a manifest that does not fit', async () => {
+    markerPlugin('@acc/echo1', 'echo');
+    // Its package.json offers echo, but its manifest file is torn.
+    write('node_modules/@acc/echo2/package.json', { name: '@acc/echo2', version: '1.0.0', toolshed: { apiVersion: 1, tools: ['echo'], manifest: './toolshed.json' } });
+    write('node_modules/@acc/echo2/toolshed.json', '{"apiVersion": 1, "tools": [');
+    write('package.json', { name: 'app', dependencies: { '@acc/echo1': '^3', '@acc/echo2': '^1' } });
+    const list = await toolshed(['list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toBe('echo  @acc/echo1@3.2.1\n  Shouts the text.\n');
+    expect(list.stderr).toMatch(/^toolshed: warning: skipped plugin @acc\/echo2@1\.0\.0 \(\w+\): .*toolshed\.json/);
+  });
+
   it('lists a plugin loaded from a module file by its name, with no version', async () => {
     write('package.json', { name: 'app', type: 'module' });
     write(
