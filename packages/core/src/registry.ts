@@ -78,17 +78,13 @@ interface Entry {
 const NEVER_ABORTED = new AbortController().signal;
 const SILENT: ToolLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
-// A private symbol: only this module's timers make stop signals, so no handler can forge one.
-const STOP = Symbol('stop');
+// Made and caught only in this module (never crosses copies of core), so instanceof is exact,
+// and no handler can forge one: the class is not exported.
 class StopSignal {
-  readonly [STOP] = true;
   constructor(
     readonly code: 'timeout' | 'aborted',
     readonly message: string,
   ) {}
-}
-function isStopSignal(value: unknown): value is StopSignal {
-  return hasBrand(value, STOP);
 }
 
 function scopedLogger(logger: ToolLogger, tool: string, callId: string): ToolLogger {
@@ -336,7 +332,7 @@ export class ToolRegistry {
       const running = tool.run(parsed.output, ctx);
       output = controller ? await settleOrStop(running, controller, name, timeoutMs, signal) : await running;
     } catch (error) {
-      if (isStopSignal(error)) return fail({ code: error.code, message: error.message });
+      if (error instanceof StopSignal) return fail({ code: error.code, message: error.message });
       return fail(handlerError(name, error));
     }
 
