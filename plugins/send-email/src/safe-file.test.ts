@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -79,6 +80,26 @@ describe('openInRoot', () => {
     });
     expect(await problem(openInRoot(root, '.toolshed/send-email/calls.jsonl', 'read'))).toMatchObject({ kind: 'symlink' });
     expect(await readFile(join(outside, 'victim'), 'utf8')).toBe('untouched');
+  });
+
+  it('refuses a ledger file that is a hard link to a file outside, and leaves that file alone', async () => {
+    await mkdir(join(root, '.toolshed/send-email'), { recursive: true });
+    await writeFile(join(outside, 'victim'), 'untouched');
+    await link(join(outside, 'victim'), join(root, '.toolshed/send-email/calls.jsonl'));
+    expect(await problem(openInRoot(root, '.toolshed/send-email/calls.jsonl', 'append'))).toEqual({
+      kind: 'hard_link',
+      path: '.toolshed/send-email/calls.jsonl',
+    });
+    expect(await problem(openInRoot(root, '.toolshed/send-email/calls.jsonl', 'read'))).toMatchObject({ kind: 'hard_link' });
+    expect(await readFile(join(outside, 'victim'), 'utf8')).toBe('untouched');
+  });
+
+  it('refuses a named pipe at the ledger path at once instead of waiting for a writer', async () => {
+    await mkdir(join(root, '.toolshed/send-email'), { recursive: true });
+    execFileSync('mkfifo', [join(root, '.toolshed/send-email/calls.jsonl')]);
+    // Without O_NONBLOCK both opens block until another process opens the pipe, and this test times out.
+    expect((await problem(openInRoot(root, '.toolshed/send-email/calls.jsonl', 'read'))).path).toBe('.toolshed/send-email/calls.jsonl');
+    expect((await problem(openInRoot(root, '.toolshed/send-email/calls.jsonl', 'append'))).path).toBe('.toolshed/send-email/calls.jsonl');
   });
 
   it('refuses to create a name that is a dangling link, and creates nothing at its target', async () => {

@@ -28,6 +28,7 @@ export type SafeFileProblem =
   | { kind: 'not_file'; path: string }
   | { kind: 'exists'; path: string }
   | { kind: 'moved'; path: string }
+  | { kind: 'hard_link'; path: string }
   | { kind: 'io'; path: string; errno: string };
 
 export class SafeFileError extends Error {
@@ -60,6 +61,8 @@ function describe(problem: SafeFileProblem): string {
       return `${at} already exists`;
     case 'moved':
       return `${at} was moved out of the project while it was being opened`;
+    case 'hard_link':
+      return `${at} has more than one name (a hard link), so it may be a file outside the project under an inside name`;
     case 'io':
       return `${at} could not be used (${problem.errno})`;
   }
@@ -200,10 +203,12 @@ export async function mkdirInRoot(root: string, dir: string): Promise<string> {
  */
 export type OpenMode = 'append' | 'create' | 'read';
 
+// O_NONBLOCK: a named pipe at the name fails the open (or the regular-file check) instead
+// of holding one of Node's few file-system threads until someone opens the other end.
 const FLAGS: Record<OpenMode, number> = {
-  append: constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW,
+  append: constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK,
   create: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-  read: constants.O_RDONLY | constants.O_NOFOLLOW,
+  read: constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
 };
 
 /**
@@ -248,12 +253,16 @@ export async function openFileIn(dir: RootDir, name: string, mode: OpenMode, fil
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new SafeFileError({ kind: 'not_file', path: shown });
+    // The real path of a hard link is its inside name, so the check below cannot see that
+    // the file is also one outside the project; a file this call made has one name.
+    if (!created && stats.nlink > 1) throw new SafeFileError({ kind: 'hard_link', path: shown });
     // The folder may have been moved out of the project after it was opened.
     if (real !== undefined && !inside(dir.realRoot, real)) throw new SafeFileError({ kind: 'moved', path: shown });
     return handle;
   } catch (error) {
     await handle.close();
-    if (created) await unlink(real ?? target).catch(() => {});
+    // By the name in the held folder, never by the real path outside, which another may control.
+    if (created) await unlink(target).catch(() => {});
     throw error;
   }
 }

@@ -131,7 +131,7 @@ function outboxError(config: SendEmailConfig, error: unknown): ToolError {
   }
   const { problem } = error;
   const fix =
-    problem.kind === 'symlink' || problem.kind === 'outside' || problem.kind === 'moved'
+    problem.kind === 'symlink' || problem.kind === 'outside' || problem.kind === 'moved' || problem.kind === 'hard_link'
       ? 'The outbox is written only inside the project root and never through a symbolic link: ask the user to replace the link with a real folder, or to set the outbox option to a folder inside the project.'
       : problem.kind === 'io'
         ? 'Check that the folder is writable.'
