@@ -1,0 +1,140 @@
+/**
+ * The public shape of `@toolshed/mcp/mount`: one MCP server mounted as a source
+ * of Toolshed tools. This entry is light: importing it loads neither the MCP SDK
+ * nor ajv; they load when a server is first started or a tool first validated.
+ *
+ * Stability: this file only grows (new optional fields, new members); nothing in
+ * it is renamed or removed.
+ */
+import type { AnyTool, ToolAnnotations, ToolDefinition } from '@toolshed/core';
+
+/** Marks for a server's tools, in Toolshed's words (`readOnly`, not `readOnlyHint`). */
+export type ToolMarks = ToolAnnotations;
+
+interface CommonServerConfig {
+  /** The server's name in reports, states and outcome messages (`^[a-zA-Z0-9_-]{1,64}$`). */
+  name: string;
+  /**
+   * Only these tools, by the server's own tool names (before `rename`). Left out,
+   * every tool. A name listed here that the server does not offer is reported.
+   */
+  include?: string[];
+  /** Never these tools, by the server's own tool names. */
+  exclude?: string[];
+  /**
+   * Toolshed names for server tools: `{ "read_text_file": "fs_read" }`. Keys are
+   * the server's names; a tool not listed keeps its own name.
+   */
+  rename?: Record<string, string>;
+  /**
+   * Marks that override what the server says of its tools, keyed by the server's
+   * tool name, or `"*"` for every tool of this server (a tool's own key wins over `"*"`).
+   * Hints the server leaves out take the MCP spec's defaults: a tool is
+   * destructive unless read-only, and open-world.
+   */
+  annotations?: Record<string, ToolMarks>;
+  /** Default timeout of a call to this server's tools (the registry's applies when left out). */
+  timeoutMs?: number;
+}
+
+/** A server started as a child process, speaking MCP over its stdin/stdout. */
+export interface StdioServerConfig extends CommonServerConfig {
+  /** The program to run, looked up on PATH when not a path. */
+  command: string;
+  args?: string[];
+  /**
+   * The child's only environment besides what it needs to run (PATH, HOME, ...,
+   * the MCP SDK's `getDefaultEnvironment()`): the host's own environment is not passed on.
+   * Values are resolved strings (the host resolves `{"env": NAME}` references).
+   */
+  env?: Record<string, string>;
+  /** Working directory of the child, relative to the mount's `cwd`. Defaults to it. */
+  cwd?: string;
+}
+
+/** A server reached over MCP's Streamable HTTP transport. */
+export interface HttpServerConfig extends CommonServerConfig {
+  /** `http:` or `https:` URL of the server's MCP endpoint. */
+  url: string;
+  /** Sent with every request (e.g. `Authorization`); resolved strings, never written to the cache. */
+  headers?: Record<string, string>;
+}
+
+/** Discriminated by `command` (stdio) versus `url` (Streamable HTTP); exactly one is present. */
+export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+
+/** Where a mount lives. */
+export interface MountContext {
+  /** The project directory: a stdio server's relative `cwd` resolves from here. */
+  cwd: string;
+  /** Directory of manifest cache files, one per server (e.g. `<project>/node_modules/.cache/toolshed/mcp`). */
+  cacheDir: string;
+  /**
+   * Receives the server's stderr lines and the mount's notices (restarts, tools
+   * changed). Left out, a server's stderr is discarded.
+   */
+  log?: (line: string) => void;
+}
+
+/** Where a server is, as a discriminated union a host can show (`toolshed plugins`). */
+export type McpServerState =
+  /** Not started (or not connected) in this process. */
+  | { status: 'idle' }
+  /** Spawning or connecting; `attempt` counts from 1 since the last success. */
+  | { status: 'starting'; attempt: number }
+  /** Connected; `pid` for a stdio child. */
+  | { status: 'connected'; since: number; pid?: number }
+  /**
+   * The last start failed or the server went away. `attempts` failed starts in a row;
+   * the next call after `retryAt` (epoch ms) tries again; calls before then fail at
+   * once with `message`.
+   */
+  | { status: 'failed'; message: string; attempts: number; retryAt?: number }
+  /** `close()` was called; calls fail and nothing restarts. */
+  | { status: 'closed' };
+
+/** Called with the new definitions after the server says its tool list changed. */
+export type ToolsChangedListener = (definitions: ToolDefinition[]) => void;
+
+/** One MCP server as a source of Toolshed tools. */
+export interface McpMount {
+  /** The config's `name`. */
+  readonly name: string;
+  /**
+   * The definitions from the cache file whose key is this config's hash (include,
+   * exclude, rename and marks applied). Undefined when there is no such file, it is
+   * torn, or it was written for another config. Starts no server and loads no SDK.
+   */
+  cached(): ToolDefinition[] | undefined;
+  /** Starts or connects, lists the server's tools, rewrites the cache and returns the definitions. */
+  refresh(): Promise<ToolDefinition[]>;
+  /**
+   * A core Tool for a Toolshed name (after rename), from the latest definitions
+   * (`refresh()` or the cache). Its input is validated against the server's JSON
+   * Schema (ajv) before anything is sent; `run` starts the server if needed and
+   * sends `tools/call`. Throws when the name is not one of this mount's tools.
+   */
+  tool(name: string): AnyTool;
+  state(): McpServerState;
+  /** `notifications/tools/list_changed` while connected: the cache is rewritten, then listeners run. */
+  onToolsChanged(listener: ToolsChangedListener): () => void;
+  /** Ends the connection and the child process (waiting for it to exit); idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * The entry's functions (implemented in this folder, exported from `@toolshed/mcp/mount`):
+ *
+ * `checkServerConfig(value, where)`: checks one server entry (from `toolshed.config.json`
+ * or `createHost`) and returns it typed, or throws a `TypeError` naming `where` and the
+ * field, e.g. `toolshed.config.json mcpServers[1] "files": "args" must be an array of strings`.
+ *
+ * `mountServer(config, ctx)`: a mount for a checked config; starts nothing until a
+ * tool runs or `refresh()` is called.
+ *
+ * `closeAllMounts()`: closes every open mount of this process (the entry also does so
+ * on SIGINT/SIGTERM and when the process exits).
+ */
+export type CheckServerConfig = (value: unknown, where: string) => McpServerConfig;
+export type MountServer = (config: McpServerConfig, ctx: MountContext) => McpMount;
+export type CloseAllMounts = () => Promise<void>;
