@@ -17,6 +17,8 @@ export type { Exposure } from './exposure.js';
 export { describeTool, sameDefinition } from './definition.js';
 export type { ToolDefinition } from './definition.js';
 export type { JsonSchema } from './json-schema.js';
+export { carriedJsonSchema, jsonSchemaInput } from './json-schema-input.js';
+export type { JsonSchemaProblem, JsonSchemaValidator } from './json-schema-input.js';
 export { ERROR_CODES } from './outcome.js';
 export type { CallError, ErrorCode, FailureOutcome, Outcome, SuccessOutcome, ToolCall } from './outcome.js';
 export { classifyIssue } from './issues.js';
