@@ -1,3 +1,5 @@
+import { isRecord } from './record.js';
+
 /**
  * Which tool definitions a model is sent up front. `always` sends every tool
  * (the default). `search` sends a search tool and the `alwaysLoaded` tools,
@@ -19,10 +21,6 @@ const KEYS: Record<string, string[]> = {
   search: ['mode', 'alwaysLoaded'],
   auto: ['mode', 'contextWindow', 'share', 'alwaysLoaded'],
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Every problem with an exposure setting, each naming its field under `at` (e.g. `exposure`). */
 export function exposureProblems(value: unknown, at = 'exposure'): string[] {

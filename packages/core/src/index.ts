@@ -1,7 +1,10 @@
 export { defineTool } from './tool.js';
 export type { AnySchema, AnyTool, Progress, Tool, ToolAnnotations, ToolContext, ToolLogger, ToolResult } from './tool.js';
-export { API_VERSION, definePlugin } from './plugin.js';
+export { definePlugin } from './plugin.js';
 export type { AnyPlugin, Plugin, PluginHostInfo, PluginTools } from './plugin.js';
+export { instantiatePlugin } from './instantiate.js';
+export type { InstantiateOptions, PluginInstance } from './instantiate.js';
+export * from './contract.js';
 export { isToolRegistry, ToolRegistry } from './registry.js';
 export type {
   Approval,
@@ -14,8 +17,7 @@ export type {
 } from './registry.js';
 export { checkExposure, DEFAULT_EXPOSURE_SHARE, exposureProblems } from './exposure.js';
 export type { Exposure } from './exposure.js';
-export { describeTool, sameDefinition } from './definition.js';
-export type { ToolDefinition } from './definition.js';
+export { describeTool } from './definition.js';
 export type { JsonSchema } from './json-schema.js';
 export { carriedJsonSchema, jsonSchemaInput } from './json-schema-input.js';
 export type { JsonSchemaProblem, JsonSchemaValidator } from './json-schema-input.js';
@@ -26,6 +28,5 @@ export type { CallIssue, IssueProblem } from './issues.js';
 export type { ToolEvent, ToolEventListener } from './events.js';
 export { isToolError, ToolError } from './tool-error.js';
 export type { ToolErrorCode } from './tool-error.js';
-export { isToolName, TOOL_NAME_PATTERN, TOOL_NAME_RULE } from './name.js';
 export { approvalPolicy, approvalRisk, needsApproval } from './approval-policy.js';
 export type { ApprovalSetting } from './approval-policy.js';

@@ -1,5 +1,6 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { carriedJsonSchema } from './json-schema-input.js';
+import { ContractError } from './contract-error.js';
 import type { AnySchema } from './tool.js';
 
 export type JsonSchema = { [key: string]: unknown };
@@ -34,19 +35,23 @@ export function toolJsonSchema(
         ignoreActions.push(action);
         continue;
       }
-      throw new TypeError(
-        `Tool "${toolName}": its ${mode} schema cannot be converted to JSON Schema: ${reason} ` +
-          `Use schemas with a JSON form, or move the check into the handler.`,
-      );
+      throw new ContractError({
+        tool: toolName,
+        field: mode,
+        reason: `its ${mode} schema cannot be converted to JSON Schema: ${reason} Use schemas with a JSON form, or move the check into the handler.`,
+      });
     }
   }
   // The draft marker means nothing to model APIs and some reject unknown keys.
   const { $schema: _draft, ...rest } = converted;
   if (mode === 'input' && rest.type !== 'object') {
-    throw new TypeError(
-      `Tool "${toolName}": its input schema must describe an object (got ${JSON.stringify(rest.type ?? 'no type')}); ` +
+    throw new ContractError({
+      tool: toolName,
+      field: 'input',
+      reason:
+        `its input schema must describe an object (got ${JSON.stringify(rest.type ?? 'no type')}); ` +
         `model APIs only send named arguments. Wrap it, e.g. v.object({ value: ... }).`,
-    );
+    });
   }
   return rest;
 }

@@ -1,3 +1,5 @@
+import { ContractError } from './contract-error.js';
+
 /**
  * The tool names every supported API accepts: the intersection of OpenAI and
  * Anthropic (`^[a-zA-Z0-9_-]{1,64}$`), Gemini (a letter or "_" first, then
@@ -18,5 +20,7 @@ export function isToolName(name: unknown): name is string {
 export function assertToolName(name: unknown, origin?: string): asserts name is string {
   if (isToolName(name)) return;
   const from = origin ? ` (from ${origin})` : '';
-  throw new TypeError(`Invalid tool name ${JSON.stringify(name)}${from}: use ${TOOL_NAME_RULE}, e.g. get_weather.`);
+  const rule = `use ${TOOL_NAME_RULE}, e.g. get_weather.`;
+  const reason = `${JSON.stringify(name)} is not a valid tool name: ${rule}`;
+  throw new ContractError({ field: 'name', reason }, `Invalid tool name ${JSON.stringify(name)}${from}: ${rule}`);
 }

@@ -1,11 +1,8 @@
 import type * as v from 'valibot';
+import { API_VERSION } from './api-version.js';
 import type { AnySchema, AnyTool } from './tool.js';
 
-/**
- * The plugin API this core speaks. A host refuses plugins that state another
- * version rather than trusting npm peer ranges (which users can override).
- */
-export const API_VERSION = 1;
+export { API_VERSION };
 
 /** What a plugin's tool factory learns about the host it is loaded into. */
 export interface PluginHostInfo {

@@ -60,6 +60,11 @@ export interface Tool<
     input: v.InferOutput<TInput>,
     ctx: ToolContext,
   ): ToolResult<TOutput> | Promise<ToolResult<TOutput>>;
+  /**
+   * Release what the tool holds (pooled connections, open files). The host calls it once
+   * when it closes, and the testing kit after its checks; calls still running may be awaited.
+   */
+  close?(): void | Promise<void>;
 }
 
 export type ToolResult<TOutput> = TOutput extends AnySchema ? v.InferInput<TOutput> : unknown;

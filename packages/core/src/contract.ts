@@ -1,0 +1,18 @@
+// The light entry, `@toolshed/core/contract`: every rule of the plugin contract that can be
+// checked without valibot, so the host imports it at start-up and listings stay cheap.
+// Nothing here may import valibot (or a module that does) at run time.
+export { API_VERSION, SUPPORTED_API_VERSIONS, apiVersionProblem } from './api-version.js';
+export { ContractError, isContractError } from './contract-error.js';
+export { PluginError, isPluginError } from './plugin-error.js';
+export type { PluginErrorFields, PluginPhase } from './plugin-error.js';
+export { isToolName, TOOL_NAME_PATTERN, TOOL_NAME_RULE } from './name.js';
+export { isRecord } from './record.js';
+export { describeThrown } from './thrown.js';
+export { checkDefinition, checkTimeout, sameDefinition } from './tool-definition.js';
+export type { ToolDefinition } from './tool-definition.js';
+export { checkCodeAgainstManifest, checkManifestField, checkManifestFile, manifestOf } from './manifest.js';
+export type { BuiltTools, ManifestField, ManifestFile, ManifestTool } from './manifest.js';
+export { optionIssues, optionPath } from './option-issues.js';
+export type { OptionIssue } from './option-issues.js';
+export { resolveEnvReferences } from './env-references.js';
+export { checkPluginShape, pluginFromModule } from './plugin-shape.js';

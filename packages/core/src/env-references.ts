@@ -1,0 +1,47 @@
+import { optionPath } from './option-issues.js';
+import { PluginError } from './plugin-error.js';
+
+function isEnvReference(value: unknown): value is { env: unknown } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === 'env';
+}
+
+/**
+ * Replace every `{"env": "NAME"}` in plugin options with the variable's value, so secrets
+ * need not be written into a config file. An unset variable is an options-phase PluginError
+ * naming the option and the variable (never a value); `configName` is where the user can
+ * change the option instead.
+ */
+export function resolveEnvReferences(
+  options: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+  configName: string,
+  path: (string | number)[] = [],
+): unknown {
+  if (isEnvReference(options)) {
+    const name = options.env;
+    const field = optionPath(path);
+    if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      throw new PluginError(
+        { phase: 'options', field },
+        `option ${field}: {"env": ...} must name an environment variable, e.g. {"env": "SMTP_PASSWORD"}; got ${JSON.stringify(name)}.`,
+      );
+    }
+    const value = env[name];
+    if (value === undefined) {
+      throw new PluginError(
+        { phase: 'options', field },
+        `option ${field} refers to environment variable ${name}, which is not set. Set ${name} before starting, or change the option in ${configName}.`,
+      );
+    }
+    return value;
+  }
+  if (Array.isArray(options)) return options.map((item, index) => resolveEnvReferences(item, env, configName, [...path, index]));
+  if (typeof options === 'object' && options !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(options)) out[key] = resolveEnvReferences(value, env, configName, [...path, key]);
+    return out;
+  }
+  return options;
+}
