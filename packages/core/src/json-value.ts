@@ -19,24 +19,15 @@ export function findNonJsonValue(value: unknown): NonJsonValue | undefined {
   try {
     return walk(value);
   } finally {
-    ancestors.length = depth;
+    // Only after a failure or a throwing getter: setting length costs more than the whole walk.
+    if (ancestors.length !== depth) ancestors.length = depth;
   }
 }
 
 function walk(value: unknown): NonJsonValue | undefined {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-    case 'undefined':
-      return undefined;
-    case 'number':
-      return Number.isFinite(value) ? undefined : { path: [], expected: 'a finite number', received: String(value) };
-    case 'bigint':
-      return { path: [], expected: 'a JSON number', received: 'a bigint' };
-    case 'function':
-    case 'symbol':
-      return { path: [], expected: 'a JSON value', received: `a ${typeof value}` };
-  }
+  // Strings first: most of what a model sends is text.
+  if (typeof value === 'string') return undefined;
+  if (typeof value !== 'object') return checkLeaf(value);
   if (value === null) return undefined;
   const object = value as Record<string, unknown>;
   if (ancestors.includes(object)) return { path: [], expected: 'a JSON value', received: 'a circular reference' };
@@ -48,12 +39,28 @@ function walk(value: unknown): NonJsonValue | undefined {
       if (found) return found.path.unshift(i), found;
     }
   } else {
-    for (const key in object) {
-      if (!Object.hasOwn(object, key)) continue;
-      const found = walk(object[key]);
-      if (found) return found.path.unshift(key), found;
+    // Object.keys (own enumerable keys) with an indexed loop: for...in plus a hasOwn
+    // check per key cost a dispatch of echo a fifth of its time.
+    const keys = Object.keys(object);
+    for (let i = 0; i < keys.length; i++) {
+      const found = walk(object[keys[i]!]);
+      if (found) return found.path.unshift(keys[i]!), found;
     }
   }
   ancestors.pop();
   return undefined;
+}
+
+function checkLeaf(value: unknown): NonJsonValue | undefined {
+  switch (typeof value) {
+    case 'boolean':
+    case 'undefined':
+      return undefined;
+    case 'number':
+      return Number.isFinite(value) ? undefined : { path: [], expected: 'a finite number', received: String(value) };
+    case 'bigint':
+      return { path: [], expected: 'a JSON number', received: 'a bigint' };
+    default:
+      return { path: [], expected: 'a JSON value', received: `a ${typeof value}` };
+  }
 }

@@ -290,11 +290,14 @@ export class ToolRegistry {
       return fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', [issue]), issues: [issue] });
     }
 
-    let tool: AnyTool;
-    try {
-      tool = await this.#load(entry);
-    } catch (error) {
-      return fail({ code: 'execution_failed', message: `Tool "${name}" could not be loaded: ${describeThrown(error)}` });
+    // A loaded tool is read at once: awaiting #load would cost a promise and ticks on every call.
+    let tool = entry.tool;
+    if (tool === undefined) {
+      try {
+        tool = await this.#load(entry);
+      } catch (error) {
+        return fail({ code: 'execution_failed', message: `Tool "${name}" could not be loaded: ${describeThrown(error)}` });
+      }
     }
 
     const parsed = tool.input.async ? await v.safeParseAsync(tool.input, input) : v.safeParse(tool.input, input);
