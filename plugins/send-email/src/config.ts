@@ -29,6 +29,10 @@ export interface SendEmailConfig {
   scrubber: Scrubber;
 }
 
+// The one way a secret comes in: the host resolves {"env": NAME} before the plugin sees its options.
+const PASSWORD_HOWTO =
+  'set smtp.password: in toolshed.config.json as {"env": "SMTP_PASSWORD"} (the host reads the variable), in code as the password itself';
+
 function fail(message: string): never {
   throw new Error(`send_email options: ${message}`);
 }
@@ -37,7 +41,7 @@ function fail(message: string): never {
  * Check the plugin options and resolve paths against `cwd`. Throws an Error that
  * names the option at fault and never quotes a password.
  */
-export function resolveConfig(options: SendEmailOptions | undefined, cwd: string, env: NodeJS.ProcessEnv = process.env): SendEmailConfig {
+export function resolveConfig(options: SendEmailOptions | undefined, cwd: string): SendEmailConfig {
   const parsed = v.safeParse(SendEmailOptionsSchema, options);
   if (!parsed.success) {
     // Name the option and what it should be; never echo the received value (it may be a secret).
@@ -62,7 +66,7 @@ export function resolveConfig(options: SendEmailOptions | undefined, cwd: string
   if (ledger.kind === 'file' && !insideRoot(cwd, ledger.path)) {
     fail(`ledger ${JSON.stringify(ledger.path)} is outside the project root; the ledger must be a file inside the project, such as ".toolshed/send-email/calls.jsonl".`);
   }
-  const smtp = o.smtp ? resolveSmtp(o.smtp, env) : undefined;
+  const smtp = o.smtp ? resolveSmtp(o.smtp) : undefined;
   if (smtp && !o.from) fail('"from" is required when smtp is configured: it is the fixed sender of every message.');
   return {
     from: o.from ?? DEFAULTS.from,
@@ -79,7 +83,7 @@ export function resolveConfig(options: SendEmailOptions | undefined, cwd: string
 
 type SmtpOptions = NonNullable<NonNullable<v.InferOutput<typeof SendEmailOptionsSchema>>['smtp']>;
 
-function resolveSmtp(smtp: SmtpOptions, env: NodeJS.ProcessEnv): SmtpConfig {
+function resolveSmtp(smtp: SmtpOptions): SmtpConfig {
   let host = smtp.host;
   let port = smtp.port;
   let secure = smtp.secure;
@@ -93,7 +97,7 @@ function resolveSmtp(smtp: SmtpOptions, env: NodeJS.ProcessEnv): SmtpConfig {
       fail('smtp.url is not a URL; write it like smtp://user@mail.example.com:587.');
     }
     if (url.password) {
-      fail('smtp.url contains a password; remove it and name an environment variable that holds it in smtp.passwordEnv.');
+      fail(`smtp.url contains a password; remove it from the URL and ${PASSWORD_HOWTO}.`);
     }
     if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
       fail(`smtp.url must start with smtp:// or smtps://, not ${url.protocol}//.`);
@@ -107,15 +111,8 @@ function resolveSmtp(smtp: SmtpOptions, env: NodeJS.ProcessEnv): SmtpConfig {
   secure ??= false;
   port ??= secure ? 465 : 587;
 
-  if (smtp.password !== undefined && smtp.passwordEnv !== undefined) fail('give smtp.password or smtp.passwordEnv, not both.');
-  let password = smtp.password;
-  if (smtp.passwordEnv !== undefined) {
-    password = env[smtp.passwordEnv];
-    if (!password) {
-      fail(`the environment variable ${smtp.passwordEnv} (named by smtp.passwordEnv) is not set; set it to the SMTP password.`);
-    }
-  }
+  const password = smtp.password;
   if (password !== undefined && user === undefined) fail('a password is configured but no user; set smtp.user.');
-  if (user !== undefined && !password) fail(`smtp.user is set but no password; name the environment variable that holds it in smtp.passwordEnv.`);
+  if (user !== undefined && !password) fail(`smtp.user is set but no password; ${PASSWORD_HOWTO}.`);
   return { host, port, secure, user, password, pool: smtp.pool ?? false };
 }

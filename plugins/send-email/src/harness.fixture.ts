@@ -1,18 +1,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ToolRegistry, type Outcome, type ToolCall, type ToolEvent } from '@toolshed/core';
-import { createSendEmailTool, type SendEmailOptions, type SendEmailTool } from './index.js';
+import { ToolRegistry, type AnyPlugin, type Outcome, type ToolLogger, type ToolCall, type ToolEvent } from '@toolshed/core';
+import { createHost } from '@toolshed/host';
+import plugin, { createSendEmailTool, type SendEmailOptions } from './index.js';
 
 /** A real registry with send_email registered, recording every event and log line. */
 export interface Harness {
   registry: ToolRegistry;
-  tool: SendEmailTool;
   cwd: string;
   events: ToolEvent[];
   logs: string[];
   send(input: unknown, callId?: string): Promise<Outcome>;
-  /** Everything that left the registry, as text, to search for secrets. */
+  /** Everything that left the registry (and the host, when there is one), as text, to search for secrets. */
   transcript(): string;
   dispose(): Promise<void>;
 }
@@ -21,20 +21,17 @@ export async function makeTempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'toolshed-send-email-'));
 }
 
-export async function makeHarness(options: SendEmailOptions | undefined, cwd?: string): Promise<Harness> {
-  const dir = cwd ?? (await makeTempDir());
-  const logs: string[] = [];
+function recordingLogger(logs: string[]): ToolLogger {
   const log = (level: string) => (message: string, data?: unknown) => logs.push(`${level} ${message} ${JSON.stringify(data ?? null)}`);
-  // send_email is destructive, so core asks for approval; these tests approve every call.
-  const registry = new ToolRegistry({ approve: 'allow-all', logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') } });
-  const tool = createSendEmailTool(options, { cwd: dir });
-  registry.register(tool).seal();
+  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+}
+
+function harness(registry: ToolRegistry, dir: string, logs: string[], extra: () => unknown, close: () => Promise<void>, ownDir: boolean): Harness {
   const events: ToolEvent[] = [];
   registry.subscribe((event) => events.push(event));
   const outcomes: Outcome[] = [];
   return {
     registry,
-    tool,
     cwd: dir,
     events,
     logs,
@@ -45,12 +42,37 @@ export async function makeHarness(options: SendEmailOptions | undefined, cwd?: s
       outcomes.push(outcome);
       return outcome;
     },
-    transcript: () => JSON.stringify({ outcomes, events, logs, definitions: registry.list() }),
+    transcript: () => JSON.stringify({ outcomes, events, logs, definitions: registry.list(), host: extra() }),
     async dispose() {
-      await tool.close();
-      if (!cwd) await rm(dir, { recursive: true, force: true });
+      await close();
+      if (ownDir) await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** send_email made in code (createSendEmailTool), with its options as given. */
+export async function makeHarness(options: SendEmailOptions | undefined, cwd?: string): Promise<Harness> {
+  const dir = cwd ?? (await makeTempDir());
+  const logs: string[] = [];
+  // send_email is destructive, so core asks for approval; these tests approve every call.
+  const registry = new ToolRegistry({ approve: 'allow-all', logger: recordingLogger(logs) });
+  const tool = createSendEmailTool(options, { cwd: dir });
+  registry.register(tool).seal();
+  return harness(registry, dir, logs, () => null, async () => tool.close(), !cwd);
+}
+
+/**
+ * send_email loaded by the real host from options as a config file holds them: a secret is
+ * written `{"env": "NAME"}` and the host resolves it from `env`, the one way a password comes in.
+ * The host's plugin reports and warnings are part of the transcript.
+ */
+export async function makeHostHarness(options: Record<string, unknown>, env: Record<string, string>, cwd?: string): Promise<Harness> {
+  const dir = cwd ?? (await makeTempDir());
+  const logs: string[] = [];
+  // Untyped, as a plugin named in toolshed.config.json is: `{"env": ...}` is not a string to TypeScript.
+  const untyped: AnyPlugin = plugin;
+  const host = await createHost({ cwd: dir, env, plugins: [[untyped, options]], registry: { approve: 'allow-all', logger: recordingLogger(logs) } });
+  return harness(host.registry, dir, logs, () => ({ plugins: host.plugins, warnings: host.warnings }), () => host.close(), !cwd);
 }
 
 /** The forms a password could leak in: plain, URL-encoded, base64 of it and of AUTH PLAIN. */

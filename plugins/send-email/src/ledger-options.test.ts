@@ -25,7 +25,7 @@ describe('the ledger option', () => {
   it.each(bad)('refuses %s, saying what it must be and never quoting a connection string', (_label, ledger, said) => {
     let message = '';
     try {
-      resolveConfig({ ledger } as never, '/project', {});
+      resolveConfig({ ledger } as never, '/project');
     } catch (error) {
       message = (error as Error).message;
     }
@@ -41,9 +41,9 @@ describe('the ledger option', () => {
   });
 
   it('takes a path, {"kind": "file"} and {"kind": "postgres", "url"}', () => {
-    expect(resolveConfig({ ledger: 'state/calls.jsonl' }, '/p', {}).ledger).toEqual({ kind: 'file', path: 'state/calls.jsonl' });
-    expect(resolveConfig({ ledger: { kind: 'file' } }, '/p', {}).ledger).toEqual({ kind: 'file', path: '.toolshed/send-email/calls.jsonl' });
-    expect(resolveConfig({ ledger: { kind: 'postgres', url: 'postgres://h/db' } }, '/p', {}).ledger).toEqual({ kind: 'postgres', url: 'postgres://h/db', table: 'send_email_calls' });
+    expect(resolveConfig({ ledger: 'state/calls.jsonl' }, '/p').ledger).toEqual({ kind: 'file', path: 'state/calls.jsonl' });
+    expect(resolveConfig({ ledger: { kind: 'file' } }, '/p').ledger).toEqual({ kind: 'file', path: '.toolshed/send-email/calls.jsonl' });
+    expect(resolveConfig({ ledger: { kind: 'postgres', url: 'postgres://h/db' } }, '/p').ledger).toEqual({ kind: 'postgres', url: 'postgres://h/db', table: 'send_email_calls' });
   });
 });
 

@@ -4,6 +4,12 @@ import { LedgerOption } from './stores.js';
 const Millis = v.pipe(v.number(), v.integer(), v.minValue(1));
 const Count = v.pipe(v.number(), v.integer(), v.minValue(1));
 
+// Worded to follow the option's path, as both the host (`option smtp.passwordEnv: ...`) and
+// createSendEmailTool (`smtp.passwordEnv ...`) print it. It does not quote the value given.
+const PASSWORD_ENV_REMOVED =
+  'is no longer an option: in toolshed.config.json write "password": {"env": "<the variable>"} in smtp instead ' +
+  '(the host reads the variable); in code pass the password itself as smtp.password';
+
 const Smtp = v.strictObject({
   /** `smtp://user@host:port` or `smtps://host` (implicit TLS). Never put the password here. */
   url: v.optional(v.pipe(v.string(), v.nonEmpty())),
@@ -12,10 +18,21 @@ const Smtp = v.strictObject({
   /** Implicit TLS from the first byte (port 465); otherwise STARTTLS is used when offered. */
   secure: v.optional(v.boolean()),
   user: v.optional(v.pipe(v.string(), v.nonEmpty())),
-  /** Name of the environment variable that holds the password. */
-  passwordEnv: v.optional(v.pipe(v.string(), v.nonEmpty())),
-  /** The password itself, for hosts that resolve secrets before handing options over. */
+  /**
+   * The password. In toolshed.config.json write `{"env": "SMTP_PASSWORD"}`: the host puts the
+   * variable's value here, so the secret is never in the file. In code, pass the value itself.
+   */
   password: v.optional(v.string()),
+  /**
+   * @deprecated Removed: secrets have one way in, `password` (above). Kept in the schema only so
+   * that an old config gets an error saying what to write instead, not just "unknown option".
+   */
+  passwordEnv: v.optional(
+    v.pipe(
+      v.custom<never>(() => true),
+      v.check(() => false, PASSWORD_ENV_REMOVED),
+    ),
+  ),
   /** Keep connections open between messages (for long-running harnesses); call close() when done. */
   pool: v.optional(v.boolean()),
 });

@@ -8,7 +8,6 @@ import { resolveConfig } from './config.js';
 import { WITHHELD } from './secrets.js';
 import { makeTempDir } from './harness.fixture.js';
 
-const ENV = 'TOOLSHED_TEST_PLUGIN_PASSWORD';
 const PASSWORD = 'pl#gin-S3cret';
 
 describe('the send_email plugin', () => {
@@ -26,28 +25,23 @@ describe('the send_email plugin', () => {
   });
 
   it('shows the model the same definition whatever the options (so a static manifest stays true)', () => {
-    process.env[ENV] = PASSWORD;
-    try {
-      const plain = new ToolRegistry().register(createSendEmailTool(undefined, { cwd: '/a' })).list()[0]!;
-      const configured = new ToolRegistry()
-        .register(
-          createSendEmailTool(
-            {
-              from: 'bot@example.com',
-              smtp: { host: 'mail.example.com', user: 'bot', passwordEnv: ENV },
-              allow: ['example.com'],
-              limits: { recipients: 2 },
-            },
-            { cwd: '/b' },
-          ),
-        )
-        .list()[0]!;
-      expect(sameDefinition(plain, configured)).toBe(true);
-      expect(JSON.stringify(configured)).not.toContain(PASSWORD);
-      expect(JSON.stringify(configured)).not.toContain('mail.example.com');
-    } finally {
-      delete process.env[ENV];
-    }
+    const plain = new ToolRegistry().register(createSendEmailTool(undefined, { cwd: '/a' })).list()[0]!;
+    const configured = new ToolRegistry()
+      .register(
+        createSendEmailTool(
+          {
+            from: 'bot@example.com',
+            smtp: { host: 'mail.example.com', user: 'bot', password: PASSWORD },
+            allow: ['example.com'],
+            limits: { recipients: 2 },
+          },
+          { cwd: '/b' },
+        ),
+      )
+      .list()[0]!;
+    expect(sameDefinition(plain, configured)).toBe(true);
+    expect(JSON.stringify(configured)).not.toContain(PASSWORD);
+    expect(JSON.stringify(configured)).not.toContain('mail.example.com');
   });
 });
 
@@ -80,10 +74,9 @@ describe('send_email under the default approval policy', () => {
 });
 
 describe('send_email options', () => {
-  const env = { [ENV]: PASSWORD };
-  const error = (options: unknown, environment: NodeJS.ProcessEnv = env) => {
+  const error = (options: unknown) => {
     try {
-      resolveConfig(options as never, '/project', environment);
+      resolveConfig(options as never, '/project');
     } catch (e) {
       return (e as Error).message;
     }
@@ -91,27 +84,26 @@ describe('send_email options', () => {
   };
 
   it('resolves defaults: outbox and ledger under the cwd, STARTTLS port 587, implicit TLS 465', () => {
-    const none = resolveConfig(undefined, '/project', env);
+    const none = resolveConfig(undefined, '/project');
     expect(none.smtp).toBeUndefined();
     expect(none.outboxDir).toBe('/project/.toolshed/outbox');
     expect(none.ledger).toEqual({ kind: 'file', path: '.toolshed/send-email/calls.jsonl' });
     expect(none.from).toBe('toolshed@localhost');
-    const plain = resolveConfig({ from: 'a@example.com', smtp: { host: 'mail.example.com' } }, '/p', env);
+    const plain = resolveConfig({ from: 'a@example.com', smtp: { host: 'mail.example.com' } }, '/p');
     expect(plain.smtp).toMatchObject({ host: 'mail.example.com', port: 587, secure: false, pool: false });
-    const tls = resolveConfig({ from: 'a@example.com', smtp: { url: 'smtps://bot%40example.com@mail.example.com', passwordEnv: ENV } }, '/p', env);
+    const tls = resolveConfig({ from: 'a@example.com', smtp: { url: 'smtps://bot%40example.com@mail.example.com', password: PASSWORD } }, '/p');
     expect(tls.smtp).toMatchObject({ host: 'mail.example.com', port: 465, secure: true, user: 'bot@example.com', password: PASSWORD });
   });
 
   it.each([
-    ['a missing password variable', { from: 'a@example.com', smtp: { host: 'h.example', user: 'u', passwordEnv: 'NOT_SET_ANYWHERE' } }, 'NOT_SET_ANYWHERE (named by smtp.passwordEnv) is not set'],
     ['a password inside smtp.url', { from: 'a@example.com', smtp: { url: `smtp://u:${encodeURIComponent(PASSWORD)}@h.example` } }, 'smtp.url contains a password'],
     ['an unparseable smtp.url holding a password', { from: 'a@example.com', smtp: { url: `smtp://u:${PASSWORD}@h.example` } }, 'smtp.url is not a URL'],
     ['both url and host', { from: 'a@example.com', smtp: { url: 'smtp://h.example', host: 'h.example' } }, 'not both'],
     ['a url of another scheme', { from: 'a@example.com', smtp: { url: 'http://h.example' } }, 'smtp:// or smtps://'],
     ['no server', { from: 'a@example.com', smtp: {} }, 'set smtp.url or smtp.host'],
     ['a user without a password', { from: 'a@example.com', smtp: { host: 'h.example', user: 'u' } }, 'smtp.user is set but no password'],
-    ['a password without a user', { from: 'a@example.com', smtp: { host: 'h.example', passwordEnv: ENV } }, 'no user'],
-    ['password and passwordEnv', { from: 'a@example.com', smtp: { host: 'h.example', user: 'u', password: PASSWORD, passwordEnv: ENV } }, 'not both'],
+    ['a password without a user', { from: 'a@example.com', smtp: { host: 'h.example', password: PASSWORD } }, 'no user'],
+    ['the removed smtp.passwordEnv', { from: 'a@example.com', smtp: { host: 'h.example', user: 'u', passwordEnv: 'SMTP_PASSWORD' } }, 'smtp.passwordEnv is no longer an option: in toolshed.config.json write "password": {"env": "<the variable>"} in smtp instead'],
     ['smtp without from', { smtp: { host: 'h.example' } }, '"from" is required'],
     ['a from that is no address', { from: 'bot' }, 'from must be'],
     ['an unknown option', { form: 'a@example.com' }, 'form is not an option'],
@@ -133,7 +125,7 @@ describe('send_email options', () => {
   });
 
   it('takes a password given directly (a host that resolved it from the environment)', () => {
-    const config = resolveConfig({ from: 'a@example.com', smtp: { host: 'h.example', user: 'u', password: PASSWORD } }, '/p', {});
+    const config = resolveConfig({ from: 'a@example.com', smtp: { host: 'h.example', user: 'u', password: PASSWORD } }, '/p');
     expect(config.smtp?.password).toBe(PASSWORD);
     expect(config.scrubber.scrub(`AUTH failed for ${Buffer.from(`\0u\0${PASSWORD}`).toString('base64')}`)).toBe(WITHHELD);
     expect(config.scrubber.scrub('AUTH failed')).toBe('AUTH failed');

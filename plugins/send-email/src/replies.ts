@@ -49,7 +49,7 @@ export function explain(step: Step, reply: Reply): string {
       if (temporary) return 'the server could not check the login just now';
       if (code === 534 || enhanced === '5.7.9') return "the server wants a stronger login method for this account (for example an app password); check the plugin's smtp options";
       if (code === 538 || code === 530) return 'the server wants an encrypted connection (TLS) before a login';
-      return "the SMTP server refused the login; check the plugin's smtp.user and password options (smtp.passwordEnv or smtp.password)";
+      return "the SMTP server refused the login; check the plugin's smtp.user and smtp.password options";
     case 'MAIL FROM':
       if (code === 530 || enhanced === '5.7.0') return "the server wants a login before it takes mail; set smtp.user and a password in the plugin's options";
       if (temporary) return 'the server cannot take mail from this sender just now';

@@ -3,14 +3,16 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cut, passwordArb, replyLines, simpleForms, spell, spellingArb, splitArb, wordsArb } from './encodings.fixture.js';
-import { makeHarness } from './harness.fixture.js';
+import { makeHostHarness } from './harness.fixture.js';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.fixture.js';
 
 // Attack test for "no SMTP server text reaches any output": a real smtp-server echoes the
 // password, spelled every way encodings.fixture.ts knows (letter case, one or two encodings,
 // split over two reply lines), in its reply to AUTH, MAIL FROM, RCPT TO or DATA. Whatever it
 // says, the password in no spelling appears in the outcome, the registry's events and log
-// lines (what a transcript is written from), or any file the plugin wrote (the ledger).
+// lines (what a transcript is written from), the host's plugin reports, or any file the plugin
+// wrote (the ledger). The password comes in the one way there is: an {"env": NAME} reference
+// in the options, resolved by the real host.
 
 const USER = 'agent@example.com';
 let server: TestSmtpServer;
@@ -58,12 +60,15 @@ describe('send_email never reports what an SMTP server says', () => {
             ...(step === 'RCPT TO (one of two)' ? { refuseRcpt: (address: string) => (address === 'bob@example.com' ? reply : undefined) } : {}),
             ...(step === 'DATA' ? { refuseData: reply } : {}),
           };
-          const harness = await makeHarness({
-            from: 'bot@example.com',
-            smtp: { host: '127.0.0.1', port: server.port, user: USER, password },
-            allow: ['example.com'],
-            timeouts: { connectMs: 2000, greetingMs: 2000, socketMs: 2000 },
-          });
+          const harness = await makeHostHarness(
+            {
+              from: 'bot@example.com',
+              smtp: { host: '127.0.0.1', port: server.port, user: USER, password: { env: 'SMTP_PASSWORD' } },
+              allow: ['example.com'],
+              timeouts: { connectMs: 2000, greetingMs: 2000, socketMs: 2000 },
+            },
+            { SMTP_PASSWORD: password },
+          );
           try {
             const outcome = await harness.send({ to: ['alice@example.com', 'bob@example.com'], subject: 's', body: 'b' }, `leak-${run++}`);
             // The server's reply was received and is reported by its code.

@@ -2,19 +2,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FailureOutcome, Outcome, SuccessOutcome } from '@toolshed/core';
 import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeHarness, makeTempDir, secretForms, type Harness } from './harness.fixture.js';
+import { makeHostHarness, makeTempDir, secretForms, type Harness } from './harness.fixture.js';
 import { freePort, startSmtpServer, type TestSmtpServer } from './smtp-server.fixture.js';
-import type { SendEmailOptions } from './options.js';
 
 const USER = 'agent@example.com';
 const PASSWORD = 'S3cr3t-p@ss/w0rd!';
 const ENV = 'TOOLSHED_TEST_SMTP_PASSWORD';
+// The host resolves the password's {"env": NAME} reference from here, as from process.env in a real start.
+const env = { [ENV]: PASSWORD };
 
 let server: TestSmtpServer;
 let harness: Harness | undefined;
 
 beforeEach(async () => {
-  process.env[ENV] = PASSWORD;
   server = await startSmtpServer({ auth: { user: USER, pass: PASSWORD } });
 });
 
@@ -27,21 +27,24 @@ afterEach(async () => {
     harness = undefined;
   }
   await server.close();
-  delete process.env[ENV];
 });
 
-function options(extra: Partial<SendEmailOptions> = {}, port = server.port): SendEmailOptions {
+// Options as toolshed.config.json holds them, loaded by the real host: the password is only ever
+// an {"env": NAME} reference, so every leak check below runs through the way a secret comes in.
+type ConfigOptions = Record<string, unknown>;
+
+function options(extra: ConfigOptions = {}, port = server.port): ConfigOptions {
   return {
     from: 'bot@example.com',
-    smtp: { host: '127.0.0.1', port, user: USER, passwordEnv: ENV },
+    smtp: { host: '127.0.0.1', port, user: USER, password: { env: ENV } },
     allow: ['example.com', 'partner@other.org'],
     timeouts: { connectMs: 2000, greetingMs: 2000, socketMs: 2000 },
     ...extra,
   };
 }
 
-async function open(extra: Partial<SendEmailOptions> = {}, port?: number): Promise<Harness> {
-  harness = await makeHarness(options(extra, port));
+async function open(extra: ConfigOptions = {}, port?: number): Promise<Harness> {
+  harness = await makeHostHarness(options(extra, port), env);
   return harness;
 }
 
@@ -106,7 +109,7 @@ describe('send_email over SMTP', () => {
   });
 
   it('logs in with the user from smtp.url and the password from the environment', async () => {
-    const h = await open({ smtp: { url: `smtp://${encodeURIComponent(USER)}@127.0.0.1:${server.port}`, passwordEnv: ENV } });
+    const h = await open({ smtp: { url: `smtp://${encodeURIComponent(USER)}@127.0.0.1:${server.port}`, password: { env: ENV } } });
     success(await h.send({ to: 'bob@example.com', subject: 'hi', body: 'url' }));
     expect(server.logins).toEqual([{ user: USER, pass: PASSWORD }]);
   });
@@ -133,7 +136,7 @@ describe('send_email keeps the password out of what it reports', () => {
     expect(error.code).toBe('execution_failed');
     expect(error.message).toBe(
       `send_email: the SMTP server at 127.0.0.1:${server.port} refused the login with 535 5.7.8 (the SMTP server refused the login; ` +
-        `check the plugin's smtp.user and password options (smtp.passwordEnv or smtp.password)). Nothing was sent.`,
+        `check the plugin's smtp.user and smtp.password options). Nothing was sent.`,
     );
     // afterEach checks every outcome, event and log line for every form of the password.
   });
@@ -319,10 +322,10 @@ describe('send_email sends a retried call once', () => {
   it('remembers a sent call across a restart (a new tool on the same folder)', async () => {
     const cwd = await makeTempDir();
     try {
-      const before = await makeHarness(options(), cwd);
+      const before = await makeHostHarness(options(), env, cwd);
       const first = success(await before.send(message, 'call-restart'));
       await before.dispose();
-      harness = await makeHarness(options(), cwd);
+      harness = await makeHostHarness(options(), env, cwd);
       const again = success(await harness.send(message, 'call-restart'));
       expect(again.output).toEqual(first.output);
       expect(server.received).toHaveLength(1);
@@ -363,7 +366,7 @@ describe('send_email sends a retried call once', () => {
     const cwd = await makeTempDir();
     try {
       await writeFile(join(cwd, 'blocked'), 'a file where a folder should be');
-      harness = await makeHarness(options({ ledger: 'blocked/calls.jsonl' }), cwd);
+      harness = await makeHostHarness(options({ ledger: 'blocked/calls.jsonl' }), env, cwd);
       const error = failure(await harness.send(message, 'call-no-ledger'));
       expect(error.code).toBe('execution_failed');
       expect(error.message).toContain('ledger file blocked/calls.jsonl');
@@ -377,7 +380,7 @@ describe('send_email sends a retried call once', () => {
 
 describe('send_email with a pooled connection', () => {
   it('sends many messages over the pool and closes it', async () => {
-    const h = await open({ smtp: { host: '127.0.0.1', port: server.port, user: USER, passwordEnv: ENV, pool: true } });
+    const h = await open({ smtp: { host: '127.0.0.1', port: server.port, user: USER, password: { env: ENV }, pool: true } });
     const outcomes = await Promise.all(Array.from({ length: 8 }, (_, i) => h.send({ ...message, subject: `n${i}` })));
     outcomes.forEach(success);
     expect(server.received.map((r) => r.mail.subject).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `n${i}`).sort());
@@ -387,7 +390,7 @@ describe('send_email with a pooled connection', () => {
 
   it('fails a message whose pooled connection drops instead of resending it', async () => {
     server.behaviour.dropDuringData = true;
-    const h = await open({ smtp: { host: '127.0.0.1', port: server.port, user: USER, passwordEnv: ENV, pool: true } });
+    const h = await open({ smtp: { host: '127.0.0.1', port: server.port, user: USER, password: { env: ENV }, pool: true } });
     const error = failure(await h.send(message));
     expect(error.code).toBe('execution_failed');
     expect(server.logins).toHaveLength(1);
