@@ -2,27 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { CoreMismatch } from './types.js';
 
-/** The plugin apiVersions this host can load (core's API_VERSION is the newest). */
-export const SUPPORTED_API_VERSIONS = { min: 1, max: 1 } as const;
-
-function supported(): string {
-  const { min, max } = SUPPORTED_API_VERSIONS;
-  return min === max ? `apiVersion ${min}` : `apiVersion ${min} to ${max}`;
-}
-
-/** Undefined when supported, else why not. */
-export function apiVersionProblem(apiVersion: unknown): string | undefined {
-  if (!Number.isInteger(apiVersion)) {
-    return `it declares apiVersion ${JSON.stringify(apiVersion)}, which is not an integer; this host supports ${supported()}.`;
-  }
-  const version = apiVersion as number;
-  if (version >= SUPPORTED_API_VERSIONS.min && version <= SUPPORTED_API_VERSIONS.max) return undefined;
-  const advice =
-    version > SUPPORTED_API_VERSIONS.max
-      ? 'Upgrade @toolshed/host (or @toolshed/cli), or install an older version of the plugin.'
-      : 'Upgrade the plugin to a version made for this host.';
-  return `it declares apiVersion ${version}, but this host supports ${supported()}. ${advice}`;
-}
+// The apiVersion rule is core's (`@toolshed/core/contract`), shared with manifest generation and the testing kit.
+export { SUPPORTED_API_VERSIONS } from '@toolshed/core/contract';
 
 let coreVersion: string | undefined;
 

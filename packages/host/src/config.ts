@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isRecord } from '@toolshed/core/contract';
 import { exposureProblems } from '@toolshed/core/exposure';
 import { ConfigError } from './errors.js';
 import type { HostConfig } from './types.js';
@@ -45,10 +46,6 @@ function readText(file: string): string {
     const reason = code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a directory' : String((error as Error).message);
     throw new ConfigError(file, `Cannot read config file ${file}: ${reason}.`);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function checkRename(rename: unknown, at: string, problems: string[]): void {

@@ -4,7 +4,6 @@ import type { PluginPhase, PluginReport } from './types.js';
 // nested install can load two copies of host, and each sees the other's errors.
 const CONFIG_ERROR = Symbol.for('toolshed.ConfigError');
 const HOST_ERROR = Symbol.for('toolshed.HostError');
-const PHASE_ERROR = Symbol.for('toolshed.PhaseError');
 
 function hasBrand(value: unknown, key: symbol): boolean {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[key] === true;
@@ -46,10 +45,6 @@ export function isHostError(value: unknown): value is HostError {
   return hasBrand(value, HOST_ERROR);
 }
 
-export function isPhaseError(value: unknown): value is PhaseError {
-  return hasBrand(value, PHASE_ERROR);
-}
-
 export function pluginLabel(plugin: Pick<PluginReport, 'name' | 'version'>): string {
   return plugin.version ? `${plugin.name}@${plugin.version}` : plugin.name;
 }
@@ -59,23 +54,4 @@ export function describeFailure(plugin: PluginReport): string {
   return plugin.error
     ? `${pluginLabel(plugin)}${where} [${plugin.error.phase}]: ${plugin.error.message}`
     : `${pluginLabel(plugin)}${where}`;
-}
-
-/** A failure inside one plugin's pipeline, carrying the phase it happened in. */
-export class PhaseError extends Error {
-  readonly [PHASE_ERROR] = true;
-  constructor(
-    readonly phase: PluginPhase,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export function describeThrown(error: unknown): string {
-  if (error instanceof Error) {
-    const name = error.name && error.name !== 'Error' ? `${error.name}: ` : '';
-    return `${name}${error.message}`;
-  }
-  return String(error);
 }

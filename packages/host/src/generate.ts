@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isPhaseError } from './errors.js';
-import { importPluginModule, instantiate, pluginFromModule } from './load.js';
-import { readManifestField, type ManifestFile } from './manifest.js';
+import { isPluginError, manifestOf } from '@toolshed/core/contract';
+import { importAndInstantiate } from './load.js';
+import { readManifestField } from './manifest.js';
 import { packageEntry, readPackageJson } from './package.js';
 
 export interface GeneratedManifest {
@@ -26,29 +26,28 @@ export async function generateManifest(packageDir: string, options?: Record<stri
   try {
     const field = readManifestField(pkg.toolshed);
     if (!field.manifest) throw new Error(`package.json "toolshed.manifest" must name the file to write, e.g. ${EXAMPLE}.`);
-    const plugin = pluginFromModule(await importPluginModule(await packageEntry(dir, pkg)));
-    if (plugin.name !== pkg.name) throw new Error(`the plugin is named ${JSON.stringify(plugin.name)} but the package ${JSON.stringify(pkg.name)}; use the package name.`);
-    if (plugin.apiVersion !== field.apiVersion) {
-      throw new Error(`the plugin says apiVersion ${plugin.apiVersion} but package.json "toolshed.apiVersion" says ${field.apiVersion}.`);
+    // The same rules as the host's (core's instantiatePlugin): the built manifest is what the host would load.
+    const instance = await importAndInstantiate(await packageEntry(dir, pkg), options, dir, () => {});
+    try {
+      const { plugin } = instance;
+      if (plugin.name !== pkg.name) throw new Error(`the plugin is named ${JSON.stringify(plugin.name)} but the package ${JSON.stringify(pkg.name)}; use the package name.`);
+      if (plugin.apiVersion !== field.apiVersion) {
+        throw new Error(`the plugin says apiVersion ${plugin.apiVersion} but package.json "toolshed.apiVersion" says ${field.apiVersion}.`);
+      }
+      const names = instance.definitions.map((definition) => definition.name);
+      if (names.join('\0') !== field.tools.join('\0')) {
+        throw new Error(`the code offers tools [${names.join(', ')}] but package.json "toolshed.tools" lists [${field.tools.join(', ')}]; make them the same (same order).`);
+      }
+      const file = path.resolve(dir, field.manifest);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, `${JSON.stringify(manifestOf(field.apiVersion, instance), null, 2)}\n`);
+      return { file, tools: names };
+    } finally {
+      // The tools were built only to be described.
+      await instance.close();
     }
-    const instance = await instantiate(plugin, options, dir);
-    const names = instance.definitions.map((definition) => definition.name);
-    if (names.join('\0') !== field.tools.join('\0')) {
-      throw new Error(`the code offers tools [${names.join(', ')}] but package.json "toolshed.tools" lists [${field.tools.join(', ')}]; make them the same (same order).`);
-    }
-    const manifest: ManifestFile = {
-      apiVersion: field.apiVersion,
-      tools: instance.definitions.map((definition, index) => {
-        const timeoutMs = instance.tools[index]!.timeoutMs;
-        return timeoutMs === undefined ? { definition } : { definition, timeoutMs };
-      }),
-    };
-    const file = path.resolve(dir, field.manifest);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
-    return { file, tools: names };
   } catch (error) {
-    const phase = isPhaseError(error) ? ` (${error.phase})` : '';
+    const phase = isPluginError(error) ? ` (${error.phase})` : '';
     throw new Error(`${label}${phase}: ${(error as Error).message}`);
   }
 }

@@ -1,8 +1,9 @@
 import type { AnyPlugin, AnyTool, ToolRegistry } from '@toolshed/core';
-import { describeThrown, HostError, PhaseError, pluginLabel } from './errors.js';
-import { importPluginModule, instantiate, pluginFromModule } from './load.js';
+import { checkCodeAgainstManifest, describeThrown, isContractError, PluginError } from '@toolshed/core/contract';
+import { HostError, pluginLabel } from './errors.js';
+import { importAndInstantiate } from './load.js';
 import { packageEntry } from './package.js';
-import { fail, plan, snapshot, type Plan, type PluginRecord } from './plan.js';
+import { fail, plan, snapshot, type Loaded, type Plan, type PluginRecord } from './plan.js';
 import type { CheckedEntries, Host, HostOptions, Inspection, PluginEntry } from './types.js';
 
 /**
@@ -38,16 +39,15 @@ function anyFailed(result: Plan): boolean {
   return result.records.some((record) => record.report.status === 'failed');
 }
 
-/** Call close() on every tool built so far; one tool failing to close must not keep the others open. */
+/** Close every plugin instance built so far; one failing to close must not keep the others open. */
 async function closeTools(result: Plan): Promise<void> {
-  const tools = await Promise.all(
+  await Promise.allSettled(
     result.records.map(async (record) => {
-      if (record.instance) return record.instance.tools;
+      if (record.instance) return record.instance.close();
       const loaded = record.loading ? await record.loading.catch(() => undefined) : undefined;
-      return loaded ? [...loaded.values()] : [];
+      return loaded?.instance.close();
     }),
   );
-  await Promise.allSettled(tools.flat().map(async (tool) => (tool as { close?: () => unknown }).close?.()));
 }
 
 function loadedRecords(result: Plan): PluginRecord[] {
@@ -59,29 +59,19 @@ function rename(tool: AnyTool, name: string): AnyTool {
 }
 
 /** Import a manifest plugin's code on the first call of one of its tools, and check it against the manifest. */
-function loadDeferred(record: PluginRecord, cwd: string): Promise<Map<string, AnyTool>> {
+function loadDeferred(record: PluginRecord, cwd: string): Promise<Loaded> {
   record.loading ??= (async () => {
     try {
-      const namespace = await importPluginModule(await packageEntry(record.packageDir!, record.pkg!));
-      record.report.imported = true;
-      const plugin = pluginFromModule(namespace);
-      const instance = await instantiate(plugin, record.options, cwd);
-      const { sameDefinition } = await import('@toolshed/core');
-      const manifest = record.manifestTools!;
-      const names = instance.definitions.map((definition) => definition.name);
-      const listed = manifest.map((tool) => tool.definition.name);
-      if (names.join('\0') !== listed.join('\0')) {
-        throw new PhaseError('validate', `its code offers tools [${names.join(', ')}] but its manifest lists [${listed.join(', ')}]; rebuild the plugin so the manifest is regenerated.`);
+      const instance = await importAndInstantiate(await packageEntry(record.packageDir!, record.pkg!), record.options, cwd, () => (record.report.imported = true));
+      try {
+        checkCodeAgainstManifest(record.manifestTools!, instance);
+      } catch (error) {
+        await instance.close();
+        throw error;
       }
-      manifest.forEach((entry, index) => {
-        const tool = instance.tools[index]!;
-        if (!sameDefinition(entry.definition, instance.definitions[index]!) || entry.timeoutMs !== tool.timeoutMs) {
-          throw new PhaseError('validate', `its code describes tool "${tool.name}" differently from its manifest; rebuild the plugin so the manifest is regenerated.`);
-        }
-      });
       const byName = new Map<string, AnyTool>();
       record.tools.forEach((planned, index) => byName.set(planned.original, rename(instance.tools[index]!, planned.definition.name)));
-      return byName;
+      return { instance, byName };
     } catch (error) {
       fail(record, error);
       record.report.status = 'failed';
@@ -115,14 +105,14 @@ export async function createHost<const TPlugins extends readonly PluginEntry<Any
             {
               definition: planned.definition,
               ...(planned.timeoutMs !== undefined ? { timeoutMs: planned.timeoutMs } : {}),
-              load: async () => (await loadDeferred(record, result.cwd)).get(planned.original)!,
+              load: async () => (await loadDeferred(record, result.cwd)).byName.get(planned.original)!,
             },
             { origin },
           );
         }
       });
     } catch (error) {
-      fail(record, new PhaseError('register', describeThrown(error)));
+      fail(record, new PluginError({ phase: 'register' }, describeThrown(error)));
     }
   }
   registry.seal();

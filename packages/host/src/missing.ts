@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PhaseError } from './errors.js';
+import { PluginError } from '@toolshed/core/contract';
 
 /** A dependency named in the project's package.json, and the field that names it. */
 export interface DeclaredDependency {
@@ -39,8 +39,8 @@ function lockedPlugins(root: string): Set<string> {
  * their name, or by the npm lockfile), each with the failure to report: their tools would
  * otherwise vanish without a word, e.g. a devDependency after `npm ci --omit=dev`.
  */
-export function declaredButMissing(root: string, missing: DeclaredDependency[]): Map<string, PhaseError> {
-  const found = new Map<string, PhaseError>();
+export function declaredButMissing(root: string, missing: DeclaredDependency[]): Map<string, PluginError> {
+  const found = new Map<string, PluginError>();
   if (missing.length === 0) return found;
   const unnamed = missing.filter((dependency) => !PLUGIN_NAME.test(dependency.name));
   const locked = unnamed.length > 0 ? lockedPlugins(root) : new Set<string>();
@@ -52,7 +52,7 @@ export function declaredButMissing(root: string, missing: DeclaredDependency[]):
         : '';
     found.set(
       name,
-      new PhaseError('resolve', `it is declared in package.json "${field}" but is not installed, so its tools are missing. Run npm install${why}.`),
+      new PluginError({ phase: 'resolve' }, `it is declared in package.json "${field}" but is not installed, so its tools are missing. Run npm install${why}.`),
     );
   }
   return found;

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { PhaseError } from './errors.js';
+import { PluginError } from '@toolshed/core/contract';
 
 export interface PackageJson {
   name?: unknown;
@@ -38,7 +38,7 @@ export function findPackage(name: string, fromDir: string): { dir: string; pkg: 
       text = readFileSync(file, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new PhaseError('resolve', `cannot read ${file}: ${(error as Error).message}`);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new PluginError({ phase: 'resolve' }, `cannot read ${file}: ${(error as Error).message}`);
     }
     if (text !== undefined) return { dir: candidate, pkg: parsePackageJson(file, text) };
     const parent = path.dirname(dir);
@@ -52,10 +52,10 @@ function parsePackageJson(file: string, text: string): PackageJson {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new PhaseError('resolve', `${file} is not valid JSON (${(error as Error).message}); reinstall the package.`);
+    throw new PluginError({ phase: 'resolve' }, `${file} is not valid JSON (${(error as Error).message}); reinstall the package.`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new PhaseError('resolve', `${file} is not a JSON object; reinstall the package.`);
+    throw new PluginError({ phase: 'resolve' }, `${file} is not a JSON object; reinstall the package.`);
   }
   return value as PackageJson;
 }
@@ -67,7 +67,7 @@ export function readPackageJson(dir: string): PackageJson {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new PhaseError('resolve', `cannot read ${file}: ${(error as Error).message}`);
+    throw new PluginError({ phase: 'resolve' }, `cannot read ${file}: ${(error as Error).message}`);
   }
   return parsePackageJson(file, text);
 }
@@ -87,7 +87,7 @@ export async function packageEntry(dir: string, pkg: PackageJson): Promise<strin
   try {
     target = exports(pkg, '.', { conditions: ['node', 'import'] })?.[0];
   } catch (error) {
-    throw new PhaseError('import', `its package.json "exports" has no entry for import: ${(error as Error).message}`);
+    throw new PluginError({ phase: 'import' }, `its package.json "exports" has no entry for import: ${(error as Error).message}`);
   }
   target ??= (legacy(pkg, { fields: ['module', 'main'] }) as string | undefined) ?? 'index.js';
   return path.resolve(dir, target);

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { AnyPlugin, AnyTool, Exposure, ToolDefinition } from '@toolshed/core';
-import { isToolName, TOOL_NAME_RULE } from '@toolshed/core/name';
+import type { AnyPlugin, AnyTool, Exposure, PluginInstance, ToolDefinition } from '@toolshed/core';
+import { describeThrown, isPluginError, isToolName, PluginError, resolveEnvReferences, TOOL_NAME_RULE } from '@toolshed/core/contract';
 import { coreMismatch, describeCoreMismatch } from './compat.js';
 import { loadConfig } from './config.js';
-import { resolveEnvReferences } from './env.js';
-import { ConfigError, describeThrown, isPhaseError, PhaseError, pluginLabel } from './errors.js';
-import { checkPlugin, importPluginModule, instantiate, pluginFromModule, type Instance } from './load.js';
+import { ConfigError, pluginLabel } from './errors.js';
+import { importAndInstantiate, instantiate } from './load.js';
 import { readManifestField, readManifestFile, type ManifestTool } from './manifest.js';
 import { findPackage, isDirectory, isPackageName, isPathSpec, packageEntry, readPackageJson, type PackageJson } from './package.js';
 import { declaredButMissing, type DeclaredDependency } from './missing.js';
@@ -35,9 +34,15 @@ export interface PluginRecord {
   /** Set when its tools come from the static manifest, so its code waits for the first call. */
   manifestTools?: ManifestTool[];
   /** Set when its code was run at startup. */
-  instance?: Instance;
+  instance?: PluginInstance;
   tools: PlannedTool[];
-  loading?: Promise<Map<string, AnyTool>>;
+  loading?: Promise<Loaded>;
+}
+
+/** A manifest plugin whose code has loaded: the instance, and its tools by their name in its code (renamed). */
+export interface Loaded {
+  instance: PluginInstance;
+  byName: Map<string, AnyTool>;
 }
 
 export interface Plan {
@@ -77,9 +82,9 @@ function newRecord(source: PluginSource, spec: string, explicit: boolean, rename
 }
 
 export function fail(record: PluginRecord, error: unknown): void {
-  const phase = isPhaseError(error) ? error.phase : 'import';
-  const message = isPhaseError(error) ? error.message : describeThrown(error);
-  record.report.error = { phase, message };
+  record.report.error = isPluginError(error)
+    ? { phase: error.phase, message: error.message, ...(error.tool ? { tool: error.tool } : {}), ...(error.field ? { field: error.field } : {}) }
+    : { phase: 'import', message: describeThrown(error) };
   record.report.status = record.explicit ? 'failed' : 'skipped';
 }
 
@@ -87,9 +92,9 @@ function failed(record: PluginRecord): boolean {
   return record.report.error !== undefined;
 }
 
-/** Run a plugin's code now (for plugins without a static manifest). */
-async function runNow(record: PluginRecord, plugin: AnyPlugin, cwd: string): Promise<void> {
-  record.instance = await instantiate(plugin, record.options, cwd);
+/** Keep what a plugin's code built (for plugins without a static manifest). */
+function useInstance(record: PluginRecord, instance: PluginInstance): void {
+  record.instance = instance;
   record.tools = record.instance.definitions.map((definition, index) => {
     const timeoutMs = record.instance!.tools[index]!.timeoutMs;
     return { original: definition.name, definition, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
@@ -97,11 +102,9 @@ async function runNow(record: PluginRecord, plugin: AnyPlugin, cwd: string): Pro
 }
 
 async function importNow(record: PluginRecord, file: string, cwd: string): Promise<void> {
-  const namespace = await importPluginModule(file);
-  record.report.imported = true;
-  const plugin = pluginFromModule(namespace);
-  if (record.report.name === record.report.spec && !record.pkg) record.report.name = plugin.name;
-  await runNow(record, plugin, cwd);
+  const instance = await importAndInstantiate(file, record.options, cwd, () => (record.report.imported = true));
+  if (record.report.name === record.report.spec && !record.pkg) record.report.name = instance.plugin.name;
+  useInstance(record, instance);
 }
 
 /** A peer range that misses the running core shows wherever the plugin is listed, not only once its code loads. */
@@ -121,17 +124,17 @@ async function prepareSpec(record: PluginRecord, spec: string, baseDir: string, 
       try {
         readFileSync(target);
       } catch {
-        throw new PhaseError('resolve', `${target} does not exist; fix the path (relative paths start from the config file's folder).`);
+        throw new PluginError({ phase: 'resolve' }, `${target} does not exist; fix the path (relative paths start from the config file's folder).`);
       }
       record.moduleFile = target;
     } else {
       record.packageDir = target;
     }
   } else if (!record.packageDir) {
-    if (!isPackageName(spec)) throw new PhaseError('resolve', `"${spec}" is neither a package name nor a relative path (start paths with ./).`);
+    if (!isPackageName(spec)) throw new PluginError({ phase: 'resolve' }, `"${spec}" is neither a package name nor a relative path (start paths with ./).`);
     const found = findPackage(spec, cwd);
     if (!found) {
-      throw new PhaseError('resolve', `package "${spec}" is not installed in ${cwd}; install it (npm install ${spec}) or fix the name.`);
+      throw new PluginError({ phase: 'resolve' }, `package "${spec}" is not installed in ${cwd}; install it (npm install ${spec}) or fix the name.`);
     }
     record.packageDir = found.dir;
     record.report.path = found.dir;
@@ -176,23 +179,21 @@ function applyRenames(records: PluginRecord[], globalRename: Record<string, stri
       const originals = new Set(record.tools.map((tool) => tool.original));
       const unknown = Object.keys(record.rename).filter((name) => !originals.has(name));
       if (unknown.length > 0) {
-        throw new PhaseError('register', `rename names ${unknown.join(', ')}, which it does not offer; its tools are ${[...originals].join(', ')}.`);
+        throw new PluginError({ phase: 'register' }, `rename names ${unknown.join(', ')}, which it does not offer; its tools are ${[...originals].join(', ')}.`);
       }
       const renamed = record.tools.map((tool) => {
         const fromGlobal = globalRename[tool.original];
         if (fromGlobal !== undefined) usedGlobal.add(tool.original);
         const name = record.rename[tool.original] ?? fromGlobal ?? tool.original;
         if (!isToolName(name)) {
-          throw new PhaseError('register', `cannot rename ${tool.original} to ${JSON.stringify(name)}: a tool name is ${TOOL_NAME_RULE}.`);
+          throw new PluginError({ phase: 'register' }, `cannot rename ${tool.original} to ${JSON.stringify(name)}: a tool name is ${TOOL_NAME_RULE}.`);
         }
         return { ...tool, definition: { ...tool.definition, name } };
       });
       for (const tool of renamed) {
         const owner = taken.get(tool.definition.name);
         if (owner) {
-          throw new PhaseError(
-            'register',
-            `tool "${tool.definition.name}" is offered by both ${pluginLabel(owner.report)} and ${pluginLabel(record.report)}. ` +
+          throw new PluginError({ phase: 'register' }, `tool "${tool.definition.name}" is offered by both ${pluginLabel(owner.report)} and ${pluginLabel(record.report)}. ` +
               `Rename one in toolshed.config.json, e.g. {"plugin": "${record.report.spec}", "rename": {"${tool.original}": "<new name>"}}.`,
           );
         }
@@ -257,10 +258,10 @@ export async function plan(options: HostOptions): Promise<Plan> {
         await prepareSpec(record, entry.spec, baseDir, cwd, resolveOptions);
       } else {
         resolveOptions();
-        const plugin = checkPlugin(entry.spec, 'the plugin handed to createHost');
-        record.plugin = plugin;
         record.report.imported = true;
-        await runNow(record, plugin, cwd);
+        const instance = await instantiate(entry.spec, record.options, cwd, 'the plugin handed to createHost');
+        record.plugin = instance.plugin;
+        useInstance(record, instance);
       }
     } catch (error) {
       fail(record, error);
@@ -283,7 +284,7 @@ export async function plan(options: HostOptions): Promise<Plan> {
   for (const record of records) {
     const earlier = seen.get(record.report.name);
     if (earlier && !failed(record)) {
-      fail(record, new PhaseError('register', `it is named twice (as ${JSON.stringify(earlier.report.spec)} and ${JSON.stringify(record.report.spec)}); keep one entry.`));
+      fail(record, new PluginError({ phase: 'register' }, `it is named twice (as ${JSON.stringify(earlier.report.spec)} and ${JSON.stringify(record.report.spec)}); keep one entry.`));
     } else if (!earlier) seen.set(record.report.name, record);
   }
 

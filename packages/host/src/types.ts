@@ -1,11 +1,10 @@
-import type { AnyPlugin, AnySchema, Exposure, Plugin, RegistryOptions, ToolDefinition, ToolRegistry } from '@toolshed/core';
+import type { AnyPlugin, AnySchema, Exposure, Plugin, PluginPhase, RegistryOptions, ToolDefinition, ToolRegistry } from '@toolshed/core';
 import type { InferInput } from 'valibot';
 
 /** Where a plugin came from: handed over in code, named in the config file, or found among the project's dependencies. */
 export type PluginSource = 'code' | 'config' | 'dependency';
 
-/** The step at which a plugin failed. */
-export type PluginPhase = 'resolve' | 'import' | 'validate' | 'options' | 'register';
+export type { PluginPhase };
 
 /**
  * `loaded`: its tools are registered (its code may still be waiting for the first call, see `imported`).
@@ -14,9 +13,14 @@ export type PluginPhase = 'resolve' | 'import' | 'validate' | 'options' | 'regis
  */
 export type PluginStatus = 'loaded' | 'skipped' | 'failed';
 
+/** Why a plugin failed: the phase, and the tool and field at fault when there is one (read these; do not parse `message`). */
 export interface PluginFailure {
   phase: PluginPhase;
   message: string;
+  /** The tool at fault (its name in the plugin's code). */
+  tool?: string;
+  /** The field at fault: an option path (`smtp.password`), a tool field (`input`) or a manifest field (`toolshed.tools`). */
+  field?: string;
 }
 
 /** A plugin whose package.json peer range for @toolshed/core does not admit the core the host runs with. */
