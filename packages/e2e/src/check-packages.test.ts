@@ -42,7 +42,7 @@ beforeAll(() => {
     'dist/THIRD-PARTY-LICENSES.md': '# Third-party code\n\n## left-pad@1.3.0 (WTFPL)\n\nThe license text.\n',
   });
   // Sound for publint and attw, wrong in everything else a published package needs.
-  writePackage('packages/unkempt', { ...base, name: 'unkempt', files: ['dist', 'src/escape-corpus.ts'], exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }, {
+  writePackage('packages/unkempt', { ...base, name: 'unkempt', files: ['dist', 'src/escape-corpus.ts', 'test-fixtures'], exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }, {
     'README.md': '# unkempt\n\nSee [the other package](../sound/README.md).\n',
     'dist/index.js': '//#region ../../node_modules/left-pad/index.js\nexport const answer = 42;\n//#endregion\n//# sourceMappingURL=index.js.map\n',
     'dist/index.js.map': JSON.stringify({ version: 3, file: 'index.js', sources: ['../src/index.ts'], mappings: 'AAAA' }),
@@ -51,6 +51,8 @@ beforeAll(() => {
   });
   mkdirSync(path.join(root, 'packages/unkempt/src'), { recursive: true });
   writeFileSync(path.join(root, 'packages/unkempt/src/escape-corpus.ts'), 'export const corpus = ["../../etc/passwd"];\n');
+  mkdirSync(path.join(root, 'packages/unkempt/test-fixtures'), { recursive: true });
+  writeFileSync(path.join(root, 'packages/unkempt/test-fixtures/server.mjs'), 'console.log("a test server");\n');
   // Types listed after default (publint), and no declaration file where the types point (attw).
   writePackage('packages/broken', { ...base, ...meta('packages/broken'), name: 'broken', exports: { '.': { default: './dist/index.js', types: './dist/missing.d.ts' } } }, {
     ...kept,
@@ -98,6 +100,7 @@ it('passes sound packages, fails broken ones with what publint and attw say, and
     'dist/index.js.map points to ../src/index.ts, not in the package: ship the sources or drop the map',
     'dist/index.test.js is test code or test data: leave it out of "files" and the build',
     'src/escape-corpus.ts is test code or test data: leave it out of "files" and the build',
+    'test-fixtures/server.mjs is test code or test data: leave it out of "files" and the build',
     'bundles code of left-pad without its license notice (a THIRD-PARTY-LICENSES file with a "## left-pad@version" section)',
   ]);
   expect(result.stdout).toContain('3 of 5 packages have problems');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ESCAPE_CORPUS } from './escape-corpus.js';
+import { ESCAPE_CORPUS } from './escape-corpus.fixture.js';
 import { expectFailure, makeTestTree, read, registryFor, SECRET_MARKERS, snapshot, type TestTree } from './test-tree.fixture.js';
 import type { ToolRegistry } from '@toolshed/core';
 
