@@ -19,7 +19,8 @@ const groups = new Map();
 for (const file of results.files) {
   for (const group of file.groups) {
     const name = group.fullName.split(' > ').slice(1).join(' > ') || group.fullName;
-    groups.set(name, new Map(group.benchmarks.map((b) => [b.name, b])));
+    // A case that threw has no samples: it counts as not measured.
+    groups.set(name, new Map(group.benchmarks.filter((b) => b.sampleCount > 0).map((b) => [b.name, b])));
   }
 }
 

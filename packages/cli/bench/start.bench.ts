@@ -1,24 +1,30 @@
-// Cold `toolshed list` wall time, as a ratio to `node -e 0` measured in the same run:
-// a project with the three bundled plugins, and one with 100 generated plugins.
-// Runs are interleaved so that machine load hits all three alike; medians are reported.
+// Cold start of the toolshed command as a ratio to `node -e 0`, each case its
+// own function in the same tinybench loop (vitest bench), each sample one
+// spawned process: `list` in a project with the three bundled plugins and in
+// one with 100 generated plugins, `call echo` and `--version`.
+// Children run without NODE_EXTRA_CA_CERTS: reading a CA bundle adds the same
+// ~25 ms to every node start, floor included, and would only hide our share.
+// Ratios and targets (bench/targets.json): scripts/bench-report.mjs.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bench, describe } from 'vitest';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 21);
 const bin = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
 const require = createRequire(import.meta.url);
 const BUNDLED = ['@toolshed/tool-echo', '@toolshed/tool-read-file', '@toolshed/tool-send-email'];
+const env = { ...process.env, NO_COLOR: '1' };
+delete env.NODE_EXTRA_CA_CERTS;
 
-function write(file, content) {
+function write(file: string, content: unknown) {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
 }
 
-function bundledProject() {
+function bundledProject(): string {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolshed-bench-3-')));
   for (const name of BUNDLED) {
     const target = path.dirname(require.resolve(`${name}/package.json`));
@@ -26,7 +32,7 @@ function bundledProject() {
     try {
       readFileSync(manifest);
     } catch {
-      throw new Error(`${name} has no ${path.relative(process.cwd(), manifest)}; build the workspace first (pnpm build).`);
+      throw new Error(`${name} has no ${manifest}; build the workspace first (pnpm build).`);
     }
     mkdirSync(path.join(dir, 'node_modules/@toolshed'), { recursive: true });
     symlinkSync(target, path.join(dir, 'node_modules', name), 'dir');
@@ -35,9 +41,9 @@ function bundledProject() {
   return dir;
 }
 
-function generatedProject(count) {
+function generatedProject(count: number): string {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), `toolshed-bench-${count}-`)));
-  const dependencies = {};
+  const dependencies: Record<string, string> = {};
   for (let i = 0; i < count; i++) {
     const name = `toolshed-bench-plugin-${String(i).padStart(3, '0')}`;
     const tool = `tool_${String(i).padStart(3, '0')}`;
@@ -75,43 +81,38 @@ function generatedProject(count) {
   return dir;
 }
 
-function timeRun(args, cwd, expectTools) {
-  const started = performance.now();
-  const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  const ms = performance.now() - started;
-  if (result.status !== 0) throw new Error(`${args.join(' ')} failed in ${cwd}: ${result.stderr}`);
-  if (expectTools !== undefined) {
-    const listed = JSON.parse(result.stdout).length;
-    if (listed !== expectTools) throw new Error(`expected ${expectTools} tools from toolshed list in ${cwd}, got ${listed}`);
-  }
-  return ms;
+/** Run node with args in cwd; check what it printed, so a broken command is never timed as a fast one. */
+function run(args: string[], cwd: string, check?: (stdout: string) => void): void {
+  const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', env });
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed in ${cwd}: ${result.stderr}`);
+  check?.(result.stdout);
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+const tools = (count: number) => (stdout: string) => {
+  const listed = JSON.parse(stdout).length;
+  if (listed !== count) throw new Error(`expected ${count} tools from toolshed list, got ${listed}`);
 };
 
 const three = bundledProject();
 const hundred = generatedProject(100);
-try {
-  const cases = [
-    { label: 'node -e 0', run: () => timeRun(['-e', '0'], three) },
-    { label: 'toolshed list (3 bundled plugins)', target: 1.5, run: () => timeRun([bin, 'list', '--json'], three, 3) },
-    { label: 'toolshed list (100 plugins)', target: 2, run: () => timeRun([bin, 'list', '--json'], hundred, 100) },
-  ];
-  for (const item of cases) item.run(); // warm the file cache
-  const samples = cases.map(() => []);
-  for (let i = 0; i < RUNS; i++) cases.forEach((item, index) => samples[index].push(item.run()));
-  const baseline = median(samples[0]);
-  console.log(`cold start, median of ${RUNS} interleaved runs`);
-  cases.forEach((item, index) => {
-    const ms = median(samples[index]);
-    const ratio = ms / baseline;
-    const verdict = item.target === undefined ? 'baseline' : `${ratio.toFixed(2)}x node -e 0 (target <= ${item.target}x: ${ratio <= item.target ? 'met' : 'MISSED'})`;
-    console.log(`  ${item.label.padEnd(36)} ${ms.toFixed(1).padStart(7)} ms  ${verdict}`);
-  });
-} finally {
-  rmSync(three, { recursive: true, force: true });
-  rmSync(hundred, { recursive: true, force: true });
-}
+// Each sample is a process start: a fixed count, not a time budget, so every case gets as many.
+const options = { time: 0, iterations: 40, warmupTime: 0, warmupIterations: 3 };
+
+describe('cold start', () => {
+  bench('floor: node -e 0', () => run(['-e', '0'], three), options);
+  bench('toolshed --version', () => run([bin, '--version'], three), options);
+  bench('toolshed list (3 plugins)', () => run([bin, 'list', '--json'], three, tools(3)), options);
+  bench('toolshed list (100 plugins)', () => run([bin, 'list', '--json'], hundred, tools(100)), options);
+  bench(
+    'toolshed call echo',
+    () =>
+      run([bin, 'call', 'echo', '{"text":"hi"}'], three, (stdout) => {
+        if (JSON.parse(stdout).text !== 'hi') throw new Error(`toolshed call echo printed ${stdout}, expected {"text": "hi"}`);
+      }),
+    {
+      ...options,
+      teardown: (_task: unknown, mode?: string) => {
+        if (mode === 'run') for (const dir of [three, hundred]) rmSync(dir, { recursive: true, force: true });
+      },
+    },
+  );
+});
