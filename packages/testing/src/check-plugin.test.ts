@@ -38,30 +38,35 @@ describe('checkPlugin', () => {
   it('an apiVersion this core does not speak', async () => {
     const problems = await checkPlugin(plugin({ apiVersion: 2 }), { samples });
     expect(problems).toEqual([
-      { kind: 'plugin', message: 'Plugin "@acme/tool-greet": declares apiVersion 2, but @toolshed/core speaks 1; set apiVersion: 1.' },
+      {
+        kind: 'plugin',
+        field: 'apiVersion',
+        message:
+          'Plugin "@acme/tool-greet": it declares apiVersion 2, but this host supports apiVersion 1. Upgrade @toolshed/host (or @toolshed/cli), or install an older version of the plugin.',
+      },
     ]);
   });
 
   it('a missing name', async () => {
     const problems = await checkPlugin({ ...plugin(), name: '' }, { samples });
-    expect(problems).toEqual([expect.objectContaining({ kind: 'plugin', message: expect.stringMatching(/^Plugin \(unnamed\): has no name; use its package name/) })]);
+    expect(problems).toEqual([{ kind: 'plugin', field: 'name', message: 'Plugin (unnamed): the plugin handed to checkPlugin: "name" must be a non-empty string.' }]);
   });
 
   it('options that do not fit the options schema, naming the field', async () => {
     const problems = await checkPlugin(plugin(), { samples, options: { greeting: 5 } });
     expect(problems).toEqual([
-      expect.objectContaining({ kind: 'plugin', message: expect.stringMatching(/^Plugin "@acme\/tool-greet": the options given to the check do not fit its options schema \(greeting: .*string.*\)/) }),
+      { kind: 'plugin', field: 'greeting', message: 'Plugin "@acme/tool-greet": invalid options: option greeting: expected string, received number.' },
     ]);
   });
 
   it('a tools factory that throws', async () => {
     const problems = await checkPlugin(plugin({ tools: () => { throw new Error('SMTP host missing'); } }));
-    expect(problems).toEqual([{ kind: 'plugin', message: 'Plugin "@acme/tool-greet": its tools factory threw: SMTP host missing' }]);
+    expect(problems).toEqual([{ kind: 'plugin', message: 'Plugin "@acme/tool-greet": its tools could not be created with these options: SMTP host missing' }]);
   });
 
   it('tools that are not a list, or an empty one', async () => {
     expect(await checkPlugin(plugin({ tools: greet as never }))).toEqual([
-      expect.objectContaining({ kind: 'plugin', message: expect.stringContaining('"tools" must be an array of tools') }),
+      expect.objectContaining({ kind: 'plugin', field: 'tools', message: expect.stringContaining('"tools" must be a list of tools or a function') }),
     ]);
     expect(await checkPlugin(plugin({ tools: [] }))).toEqual([
       expect.objectContaining({ kind: 'plugin', message: 'Plugin "@acme/tool-greet": offers no tools; a plugin exists to offer at least one.' }),
@@ -93,6 +98,18 @@ describe('checkPlugin', () => {
     expect(closed).toBe(1);
   });
 
+  it('a tool the host would refuse, with its kind, tool and field', async () => {
+    const problems = await checkPlugin(plugin({ tools: [greet, { ...greet, name: 'dated', input: v.object({ when: v.date() }) }] }), { samples });
+    expect(problems).toEqual([
+      {
+        kind: 'schema',
+        tool: 'dated',
+        field: 'input',
+        message: expect.stringMatching(/^Tool "dated": its input schema cannot be converted to JSON Schema: /),
+      },
+    ]);
+  });
+
   it('passes every tool through checkTool', async () => {
     const problems = await checkPlugin(plugin({ tools: [greet, { ...greet, name: 'shout', description: 'Too short' }] }), { samples });
     expect(problems.map((problem) => [problem.kind, problem.tool])).toEqual([
@@ -104,17 +121,23 @@ describe('checkPlugin', () => {
 
 describe('expectConformance', () => {
   it('rejects with every problem listed, for a plugin', async () => {
-    const broken = plugin({ apiVersion: 3, tools: [{ ...greet, description: 'Hi' }] });
-    const error = await expectConformance(broken, { samples }).catch((caught: unknown) => caught);
+    const broken = plugin({ tools: [{ ...greet, description: 'Hi' }] });
+    const error = await expectConformance(broken).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConformanceError);
     expect((error as ConformanceError).problems).toHaveLength(2);
     expect((error as Error).message).toBe(
       [
         '2 conformance problems in plugin "@acme/tool-greet":',
-        '  - Plugin "@acme/tool-greet": declares apiVersion 3, but @toolshed/core speaks 1; set apiVersion: 1.',
         '  - Tool "greet": the description "Hi" is 2 characters; write at least 20: what it does, when to use it, what it returns.',
+        '  - Tool "greet": has no samples, so its output and abort handling were not checked; pass samples: [{...}] with valid inputs.',
       ].join('\n'),
     );
+  });
+
+  it('stops at a plugin the host would not load, as the host does', async () => {
+    const broken = plugin({ apiVersion: 3, tools: [{ ...greet, description: 'Hi' }] });
+    const error = await expectConformance(broken, { samples }).catch((caught: unknown) => caught);
+    expect((error as ConformanceError).problems).toEqual([expect.objectContaining({ kind: 'plugin', field: 'apiVersion' })]);
   });
 
   it('checks a single tool too', async () => {

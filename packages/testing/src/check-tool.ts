@@ -1,4 +1,4 @@
-import { describeTool, isToolName, TOOL_NAME_RULE, ToolRegistry, type AnyTool, type ToolDefinition } from '@toolshed/core';
+import { describeTool, isContractError, isToolName, TOOL_NAME_RULE, ToolRegistry, type AnyTool, type ToolDefinition } from '@toolshed/core';
 import { describeStrictProblems, strictSchemaProblems } from '@toolshed/providers';
 import { invalidArbitrary, type InvalidInput } from './json-arbitrary.js';
 import type { Problem, ProblemKind } from './problem.js';
@@ -51,6 +51,13 @@ function preview(value: unknown): string {
   return text.length > 200 ? `${text.slice(0, 200)}...` : text;
 }
 
+/** The kind of problem a field core's ContractError names makes: its schemas, its name, its description, or its shape. */
+export function kindOfField(field: string | undefined): ProblemKind {
+  if (field === 'input' || field === 'output') return 'schema';
+  if (field === 'name' || field === 'description') return field;
+  return 'shape';
+}
+
 /**
  * Check one tool as a plugin author would want it checked before a model
  * sees it. Resolves to every problem found (empty when it conforms); never
@@ -86,8 +93,8 @@ export async function checkTool(tool: AnyTool, options: CheckToolOptions = {}): 
   try {
     definition = describeTool({ ...tool, name: checkedName, description: STAND_IN_DESCRIPTION });
   } catch (error) {
-    const reason = (error as Error).message.replace(`Tool "${checkedName}": `, '');
-    add(/schema/i.test(reason) ? 'schema' : 'shape', reason);
+    if (!isContractError(error)) throw error;
+    add(kindOfField(error.field), error.reason);
     return problems;
   }
 

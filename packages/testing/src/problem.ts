@@ -17,6 +17,8 @@ export interface Problem {
   kind: ProblemKind;
   /** The tool it is about, when it is about one tool. */
   tool?: string;
+  /** The field at fault, when core names one: an option path (`smtp.port`), `apiVersion`, a tool field (`input`). */
+  field?: string;
   message: string;
 }
 
