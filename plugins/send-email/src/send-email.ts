@@ -13,7 +13,7 @@ import { dedupeRecipients } from './recipients.js';
 import { decodedSubjectProblem } from './subject.js';
 
 export type SendEmailTool = Tool<typeof SendEmailInput, typeof SendEmailOutput> & {
-  /** Close pooled SMTP connections and the call ledger file. */
+  /** Close pooled SMTP connections and the call ledger file (core's optional `close`, always present here). */
   close(): Promise<void>;
 };
 
@@ -31,7 +31,7 @@ export function createSendEmailTool(options?: SendEmailOptions, host: { cwd: str
   const smtp = config.smtp ? new SmtpSender(config, config.smtp) : undefined;
   const ledger = new CallLedger<SendEmailOutput>(openStore(config.ledger, config.cwd), (callId) => messageIdFor(config.from, callId));
 
-  const tool = defineTool({
+  return defineTool({
     name: 'send_email',
     description: DESCRIPTION,
     input: SendEmailInput,
@@ -48,8 +48,9 @@ export function createSendEmailTool(options?: SendEmailOptions, host: { cwd: str
       };
       return ledger.run(ctx.callId, input, send, ctx.signal);
     },
-  });
-  return Object.assign(tool, { close: async () => void (await Promise.all([smtp?.close(), ledger.close()])) });
+    // Core's Tool contract: the host calls close() once when it closes.
+    close: async () => void (await Promise.all([smtp?.close(), ledger.close()])),
+  }) as SendEmailTool;
 }
 
 function list(value: string | string[] | undefined): string[] {
