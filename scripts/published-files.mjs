@@ -15,7 +15,7 @@ function files(dir, prefix = '') {
 }
 
 // Test code and test data: tests beside the code, fixtures, corpora of attack strings.
-const TEST_FILE = /(^|\/)(__tests__|__fixtures__|fixtures?|test-fixtures|test-data)\/|\.(test|spec|fixture)\.[cm]?[jt]sx?$|(^|[/-])corpus\.|-corpus\./;
+const TEST_FILE = /(^|\/)(__tests__|__fixtures__|fixtures?|test-fixtures|test-data)\/|\.(test|spec|fixture|test-d)\.(d\.)?[cm]?[jt]sx?$|(^|[/-])corpus\.|-corpus\./;
 // rolldown and esbuild mark each bundled module with its path.
 const BUNDLED_MODULE = /^\/\/(?:#region| ) .*?node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/\s]+)\//gm;
 
