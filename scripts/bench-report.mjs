@@ -2,7 +2,8 @@
 // case's median against the group's floor (its first case, measured by the
 // same tinybench loop), then PASS or MISS for each target in bench/targets.json.
 //   node ../../scripts/bench-report.mjs <results.json> [targets.json]
-// A target: {"group", "case", "floor", "max"}: median(case) / median(floor) <= max.
+// A target is a ratio, {"group", "case", "floor", "max"}: median(case) / median(floor) <= max;
+// or a time, {"group", "case", "stat" ("median", "p99", ...), "maxMs"}: stat(case) <= maxMs.
 // Exits 1 when a target is missed or names a case that was not measured.
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -41,6 +42,18 @@ if (targets.length > 0) console.log('\ntargets');
 for (const target of targets) {
   const cases = groups.get(target.group);
   const measured = cases?.get(target.case);
+  if (target.maxMs !== undefined) {
+    const label = `${target.group}: ${target.case} ${target.stat} <= ${target.maxMs} ms`;
+    const value = measured?.[target.stat];
+    if (typeof value !== 'number') {
+      missed++;
+      console.log(`  MISS  ${label}: not measured (no such group, case or statistic in ${resultsFile})`);
+      continue;
+    }
+    if (value > target.maxMs) missed++;
+    console.log(`  ${value <= target.maxMs ? 'PASS' : 'MISS'}  ${label}: ${time(value)}${target.why ? `  (${target.why})` : ''}`);
+    continue;
+  }
   const floor = cases?.get(target.floor);
   const label = `${target.group}: ${target.case} <= ${target.max}x ${target.floor}`;
   if (!measured || !floor) {
