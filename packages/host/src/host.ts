@@ -1,9 +1,10 @@
-import type { AnyPlugin, AnyTool, ToolRegistry } from '@toolshed/core';
+import type { AnyPlugin, PluginInstance, ToolRegistry } from '@toolshed/core';
 import { checkCodeAgainstManifest, describeThrown, isContractError, PluginError } from '@toolshed/core/contract';
 import { HostError, pluginLabel } from './errors.js';
-import { importAndInstantiate } from './load.js';
-import { packageEntry } from './package.js';
-import { fail, plan, snapshot, type Loaded, type Plan, type PluginRecord } from './plan.js';
+import { loadSource } from './plan/load-source.js';
+import { plan, snapshot, type Plan } from './plan/plan.js';
+import { fail, reportOf, type PluginRecord } from './plan/record.js';
+import { isLive, toolOf, type LiveState } from './plan/state.js';
 import type { CheckedEntries, Host, HostOptions, Inspection, PluginEntry } from './types.js';
 
 /**
@@ -14,20 +15,29 @@ export type CreateHostOptions<TPlugins extends readonly PluginEntry<AnyPlugin | 
   plugins?: CheckedEntries<TPlugins>;
 };
 
+type Live = PluginRecord & { state: LiveState };
+
+function liveRecords(result: Plan): Live[] {
+  return result.records.filter((record): record is Live => isLive(record.state));
+}
+
+function anyFailed(result: Plan): boolean {
+  return snapshot(result.records).some((report) => report.status === 'failed');
+}
+
 /**
  * What the host knows without running plugin code: the report and every tool's
- * definition, from the static manifests. Imports neither plugins nor @toolshed/core
- * when every plugin has a manifest, so listings stay cheap.
+ * definition, from the static manifests. Imports neither plugins nor @toolshed/core's
+ * main entry when every plugin has a manifest, so listings stay cheap.
  */
 export async function inspectPlugins(options: HostOptions = {}): Promise<Inspection> {
   const result = await plan(options);
   // Only what can be known without running plugin code: a named plugin's options are checked by createHost.
   if (anyFailed(result)) throw new HostError(snapshot(result.records));
-  // The plan is thrown away here, so its objects can be handed out without copies.
   const inspection: Inspection = {
     cwd: result.cwd,
-    plugins: result.records.map((record) => record.report),
-    tools: loadedRecords(result).flatMap((record) => record.tools.map((tool) => tool.definition)),
+    plugins: snapshot(result.records),
+    tools: liveRecords(result).flatMap((record) => record.state.tools.map((tool) => tool.definition)),
     warnings: result.warnings,
   };
   if (result.configFile) inspection.configFile = result.configFile;
@@ -35,51 +45,63 @@ export async function inspectPlugins(options: HostOptions = {}): Promise<Inspect
   return inspection;
 }
 
-function anyFailed(result: Plan): boolean {
-  return result.records.some((record) => record.report.status === 'failed');
+/** The instance a plugin's code built, if it has been or is being built. */
+async function instanceOf(record: PluginRecord): Promise<PluginInstance | undefined> {
+  const { state } = record;
+  switch (state.status) {
+    case 'loaded':
+      return state.instance;
+    case 'loading':
+      return state.instance.catch(() => undefined);
+    case 'failed':
+      return state.instance;
+    case 'planned':
+      return undefined;
+  }
 }
 
 /** Close every plugin instance built so far; one failing to close must not keep the others open. */
 async function closeTools(result: Plan): Promise<void> {
-  await Promise.allSettled(
-    result.records.map(async (record) => {
-      if (record.instance) return record.instance.close();
-      const loaded = record.loading ? await record.loading.catch(() => undefined) : undefined;
-      return loaded?.instance.close();
-    }),
-  );
+  await Promise.allSettled(result.records.map(async (record) => (await instanceOf(record))?.close()));
 }
 
-function loadedRecords(result: Plan): PluginRecord[] {
-  return result.records.filter((record) => record.report.status === 'loaded');
+function loadFailure(record: PluginRecord): Error {
+  const { error } = reportOf(record);
+  return new Error(`plugin ${pluginLabel(record.about)} could not be loaded (${error?.phase}): ${error?.message}`);
 }
 
-function rename(tool: AnyTool, name: string): AnyTool {
-  return tool.name === name ? tool : { ...tool, name };
-}
-
-/** Import a manifest plugin's code on the first call of one of its tools, and check it against the manifest. */
-function loadDeferred(record: PluginRecord, cwd: string): Promise<Loaded> {
-  record.loading ??= (async () => {
+/** Run a manifest plugin's code on the first call of one of its tools, checked against its manifest. */
+function loadDeferred(record: PluginRecord, cwd: string): Promise<PluginInstance> {
+  const { state } = record;
+  switch (state.status) {
+    case 'loaded':
+      return Promise.resolve(state.instance);
+    case 'loading':
+      return state.instance;
+    case 'failed':
+      return Promise.reject(loadFailure(record));
+    case 'planned':
+      break;
+  }
+  const { source, manifest, tools } = state;
+  const instance = (async () => {
     try {
-      const instance = await importAndInstantiate(await packageEntry(record.packageDir!, record.pkg!), record.options, cwd, () => (record.report.imported = true));
+      const built = await loadSource(source, record.options, cwd, () => (record.about.imported = true));
       try {
-        checkCodeAgainstManifest(record.manifestTools!, instance);
+        checkCodeAgainstManifest(manifest, built);
       } catch (error) {
-        await instance.close();
+        await built.close();
         throw error;
       }
-      const byName = new Map<string, AnyTool>();
-      record.tools.forEach((planned, index) => byName.set(planned.original, rename(instance.tools[index]!, planned.definition.name)));
-      return { instance, byName };
+      record.state = { status: 'loaded', source, tools, instance: built };
+      return built;
     } catch (error) {
-      fail(record, error);
-      record.report.status = 'failed';
-      const { phase, message } = record.report.error!;
-      throw new Error(`plugin ${pluginLabel(record.report)} could not be loaded (${phase}): ${message}`);
+      fail(record, error, 'load');
+      throw loadFailure(record);
     }
   })();
-  return record.loading;
+  record.state = { status: 'loading', source, manifest, tools, instance };
+  return instance;
 }
 
 /**
@@ -94,31 +116,33 @@ export async function createHost<const TPlugins extends readonly PluginEntry<Any
   const { ToolRegistry } = await import('@toolshed/core');
   // The config file's exposure applies unless the harness sets its own in code.
   const registry: ToolRegistry = new ToolRegistry({ ...(result.exposure ? { exposure: result.exposure } : {}), ...options.registry });
-  for (const record of loadedRecords(result)) {
-    const origin = pluginLabel(record.report);
+  for (const record of liveRecords(result)) {
+    const origin = pluginLabel(record.about);
+    const { state } = record;
     try {
-      record.tools.forEach((planned, index) => {
-        if (record.instance) {
-          registry.register(rename(record.instance.tools[index]!, planned.definition.name), { origin });
+      state.tools.forEach((planned, index) => {
+        if (state.status === 'loaded') {
+          registry.register(toolOf(state.instance, state.tools, index), { origin });
         } else {
           registry.registerDeferred(
             {
               definition: planned.definition,
               ...(planned.timeoutMs !== undefined ? { timeoutMs: planned.timeoutMs } : {}),
-              load: async () => (await loadDeferred(record, result.cwd)).byName.get(planned.original)!,
+              load: async () => toolOf(await loadDeferred(record, result.cwd), state.tools, index),
             },
             { origin },
           );
         }
       });
     } catch (error) {
-      fail(record, new PluginError({ phase: 'register' }, describeThrown(error)));
+      const fields = isContractError(error) && error.tool ? { tool: error.tool, ...(error.field ? { field: error.field } : {}) } : {};
+      fail(record, new PluginError({ phase: 'register', plugin: record.about.name, ...fields }, describeThrown(error)));
     }
   }
   registry.seal();
   // Plugins the user named must fail startup, not their first call: their code
   // (options check included) runs now. Only discovered plugins wait for a call.
-  const named = loadedRecords(result).filter((record) => record.explicit && record.manifestTools !== undefined);
+  const named = liveRecords(result).filter((record) => record.entry.explicit && record.state.status === 'planned');
   await Promise.allSettled(named.map((record) => loadDeferred(record, result.cwd)));
   if (anyFailed(result)) {
     // The harness never gets these tools, so nothing else would release what they hold.
@@ -134,7 +158,7 @@ export async function createHost<const TPlugins extends readonly PluginEntry<Any
     warnings: [...result.warnings],
     close: () => closeTools(result),
     async loadAll() {
-      const waiting = loadedRecords(result).filter((record) => record.manifestTools !== undefined);
+      const waiting = liveRecords(result).filter((record) => record.state.status !== 'loaded');
       await Promise.allSettled(waiting.map((record) => loadDeferred(record, result.cwd)));
       return snapshot(result.records);
     },

@@ -1,0 +1,31 @@
+import type { PluginInstance } from '@toolshed/core';
+import { importAndInstantiate, instantiate } from '../load.js';
+import { packageEntry } from '../package.js';
+import type { Source } from './source.js';
+
+/**
+ * Run a plugin's code, wherever it comes from, through core's instantiatePlugin. `imported`
+ * is called once its module has been imported (a plugin object handed over in code already is).
+ */
+export async function loadSource(
+  source: Source,
+  options: Record<string, unknown> | undefined,
+  cwd: string,
+  imported: () => void,
+): Promise<PluginInstance> {
+  switch (source.kind) {
+    case 'object':
+      imported();
+      return instantiate(source.plugin, options, cwd, 'the plugin handed to createHost');
+    case 'module':
+      return importAndInstantiate(source.file, options, cwd, imported);
+    case 'package':
+      return importAndInstantiate(await packageEntry(source.dir, source.pkg), options, cwd, imported);
+    default:
+      return unknownSource(source);
+  }
+}
+
+function unknownSource(source: never): never {
+  throw new Error(`unknown plugin source ${JSON.stringify(source)}`);
+}

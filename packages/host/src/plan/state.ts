@@ -1,0 +1,52 @@
+import type { AnyTool, PluginInstance, ToolDefinition } from '@toolshed/core';
+import type { PluginError } from '@toolshed/core/contract';
+import type { ManifestTool } from '../manifest.js';
+import type { Source } from './source.js';
+
+/** One tool of a plugin: its name in the plugin's code and what the model sees (renamed). */
+export interface PlannedTool {
+  original: string;
+  definition: ToolDefinition;
+  timeoutMs?: number;
+}
+
+/**
+ * Where a plugin is on its way to serving tools. `planned`: known from its static manifest, its
+ * code waits for the first call. `loading`: that first call is running its code. `loaded`: its
+ * code ran. `failed`: it serves nothing; `tools` are the names it offered, for the report.
+ */
+export type PluginState =
+  | { status: 'planned'; source: Source; manifest: readonly ManifestTool[]; tools: PlannedTool[] }
+  | { status: 'loading'; source: Source; manifest: readonly ManifestTool[]; tools: PlannedTool[]; instance: Promise<PluginInstance> }
+  | { status: 'loaded'; source: Source; tools: PlannedTool[]; instance: PluginInstance }
+  | {
+      status: 'failed';
+      error: PluginError;
+      tools: string[];
+      /** At startup (a discovered plugin is then skipped) or when its code loaded on a first call. */
+      when: 'startup' | 'load';
+      /** Tools built before it failed (e.g. a name conflict), still to be closed. */
+      instance?: PluginInstance;
+    };
+
+/** The states that serve tools. */
+export type LiveState = Exclude<PluginState, { status: 'failed' }>;
+
+export function isLive(state: PluginState): state is LiveState {
+  return state.status !== 'failed';
+}
+
+/** The tools a plugin's code built, described as the plan keeps them. */
+export function plannedTools(instance: PluginInstance): PlannedTool[] {
+  return instance.definitions.map((definition, index) => {
+    const timeoutMs = instance.tools[index]!.timeoutMs;
+    return { original: definition.name, definition, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
+  });
+}
+
+/** A planned tool's code, under the name the model sees. */
+export function toolOf(instance: PluginInstance, tools: readonly PlannedTool[], index: number): AnyTool {
+  const tool = instance.tools[index]!;
+  const name = tools[index]!.definition.name;
+  return tool.name === name ? tool : { ...tool, name };
+}
