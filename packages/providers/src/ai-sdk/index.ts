@@ -1,4 +1,4 @@
-import { needsApproval, type ToolRegistry } from '@toolshed/core';
+import { needsApproval, type ErrorCode, type ToolRegistry } from '@toolshed/core';
 import { jsonSchema, tool, type ToolSet } from 'ai';
 import { capOutput, capText, checkMaxChars, emptyResultText, type ResultOptions } from '../result-text.js';
 
@@ -46,10 +46,10 @@ export function toAiSdkTools(registry: ToolRegistry, options?: ResultOptions): T
   return tools;
 }
 
-/** What the SDK receives for a failed call; `code` is the outcome's error code. */
+/** What the SDK receives for a failed call; `code` is the outcome's error code (one of core's `ErrorCode`s). */
 export class ToolCallFailed extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);

@@ -1,0 +1,181 @@
+// The heavy half of a mount, imported when a server is first started: the MCP SDK lives here.
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress } from '@toolshed/core';
+import type { McpServerConfig } from './api.js';
+import type { ServerTool } from './definitions.js';
+import { GUARD_SOURCE } from './guard.js';
+import type { CallResult } from './result.js';
+
+/** How long a server may take to answer `initialize` before its start counts as failed. */
+export const START_TIMEOUT_MS = 30_000;
+// The registry owns call timeouts (through the call's signal); the SDK's own 60 s default would cut in first.
+const NO_SDK_TIMEOUT = 2_147_483_647;
+const STDERR_LINES = 10;
+const MAX_PAGES = 100;
+
+export interface ConnectionEvents {
+  /** The connection ended without close(): the child exited, the stream broke, or the server wrote garbage. */
+  closed(reason: string): void;
+  toolsChanged(): void;
+  log(line: string): void;
+}
+
+export interface Connection {
+  readonly pid: number | undefined;
+  listTools(): Promise<ServerTool[]>;
+  callTool(name: string, input: unknown, signal: AbortSignal, report: (progress: Progress) => void): Promise<CallResult>;
+  /** What ended the connection, when a fault did. */
+  fault(): string | undefined;
+  /** Signal the child at once (process exit, signals); no waiting. */
+  killNow(): void;
+  close(): Promise<void>;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: unknown }).cause;
+    const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
+    return `${error.message}${typeof code === 'string' ? ` (${code})` : ''}`;
+  }
+  return String(error);
+}
+
+/** A stdout line that is not JSON, or JSON that is no JSON-RPC message: the transport parses it and fails. */
+function isGarbage(error: unknown): boolean {
+  return error instanceof SyntaxError || (error instanceof Error && error.name === 'ZodError');
+}
+
+/** The URL without query or credentials, so a token in it never reaches a message. */
+export function safeUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
+export async function connect(config: McpServerConfig, cwd: string, events: ConnectionEvents): Promise<Connection> {
+  const stderrTail: string[] = [];
+  let fault: string | undefined;
+  let closing = false;
+  let transport: Transport;
+  let stdio: StdioClientTransport | undefined;
+  if ('command' in config) {
+    stdio = new StdioClientTransport({
+      command: process.execPath,
+      args: ['-e', GUARD_SOURCE, '--', config.command, ...(config.args ?? [])],
+      // The SDK adds its getDefaultEnvironment() (PATH, HOME, ...) to this and nothing else.
+      env: { ...config.env },
+      cwd: path.resolve(cwd, config.cwd ?? '.'),
+      stderr: 'pipe',
+    });
+    let partial = '';
+    stdio.stderr?.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      if (partial.length > 2000) partial = partial.slice(0, 2000);
+      for (const line of lines) {
+        if (line.trim() === '') continue;
+        stderrTail.push(line.length > 500 ? `${line.slice(0, 500)}...` : line);
+        if (stderrTail.length > STDERR_LINES) stderrTail.shift();
+        events.log(`[mcp ${config.name}] ${line}`);
+      }
+    });
+    transport = stdio;
+  } else {
+    transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
+  }
+  const lastWords = () => (stderrTail.length > 0 ? `; its last words on stderr: ${stderrTail.slice(-3).join(' | ')}` : '');
+  const client = new Client({ name: 'toolshed', version: '1.0.0' }, { capabilities: {} });
+  client.onerror = (error) => {
+    if (closing || fault !== undefined) return;
+    if (isGarbage(error)) {
+      fault = `wrote something that is not an MCP message to its stdout (${describe(error).slice(0, 200)}); a stdio server may write only MCP messages there (logs go to stderr)`;
+      events.log(`[mcp ${config.name}] ${fault}`);
+      void client.close().catch(() => {});
+    } else events.log(`[mcp ${config.name}] ${describe(error)}`);
+  };
+  client.onclose = () => {
+    if (closing) return;
+    fault ??= stdio ? `exited${lastWords()}` : 'closed the connection';
+    events.closed(fault);
+  };
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.toolsChanged());
+  try {
+    await client.connect(transport, { timeout: START_TIMEOUT_MS });
+  } catch (error) {
+    closing = true;
+    await client.close().catch(() => {});
+    const where = stdio ? '' : ` at ${safeUrl((config as { url: string }).url)}`;
+    const why = fault ?? (error instanceof McpError && error.code === ErrorCode.ConnectionClosed && stdio ? `its process exited before it answered` : describe(error));
+    throw new Error(`could not ${stdio ? 'start' : 'connect'}${where}: ${why}${lastWords()}`);
+  }
+  const pid = stdio?.pid ?? undefined;
+  return {
+    pid,
+    async listTools() {
+      const tools: ServerTool[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: START_TIMEOUT_MS });
+        tools.push(...(result.tools as ServerTool[]));
+        cursor = result.nextCursor;
+        if (cursor === undefined) break;
+      }
+      return tools;
+    },
+    async callTool(name, input, signal, report) {
+      return (await client.callTool({ name, arguments: input as Record<string, unknown> }, undefined, {
+        signal,
+        timeout: NO_SDK_TIMEOUT,
+        onprogress: (progress) => {
+          const out: Progress = { progress: progress.progress };
+          if (progress.total !== undefined) out.total = progress.total;
+          if (progress.message !== undefined) out.message = progress.message;
+          report(out);
+        },
+      })) as CallResult;
+    },
+    fault: () => fault,
+    killNow() {
+      closing = true;
+      if (pid !== undefined) {
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          // Already gone.
+        }
+      }
+    },
+    async close() {
+      closing = true;
+      if (pid !== undefined) {
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          // Already gone.
+        }
+      }
+      await client.close().catch(() => {});
+    },
+  };
+}
+
+/** Whether an error from a request means the connection went away under it. */
+export function isConnectionClosed(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
+}
+
+/** An error the server sent (a JSON-RPC error response), as opposed to a broken answer. */
+export function serverError(error: unknown): { code: number; message: string } | undefined {
+  if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed && error.code !== ErrorCode.RequestTimeout) {
+    return { code: error.code, message: error.message };
+  }
+  return undefined;
+}
+
+export function describeError(error: unknown): string {
+  return describe(error);
+}

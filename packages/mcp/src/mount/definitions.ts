@@ -1,0 +1,96 @@
+import { isToolName } from '@toolshed/core/name';
+import type { ToolAnnotations, ToolDefinition } from '@toolshed/core';
+import type { McpServerConfig } from './api.js';
+
+/** A tool as an MCP server lists it (`tools/list`), as far as Toolshed reads it. */
+export interface ServerTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { type: 'object'; [key: string]: unknown };
+  outputSchema?: { type: 'object'; [key: string]: unknown };
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+}
+
+/** One mounted tool: its Toolshed definition and the name the server knows it by. */
+export interface MountedTool {
+  definition: ToolDefinition;
+  serverName: string;
+  /** The tool as the server listed it: its schemas keep their `$schema` dialect for validation. */
+  listed: ServerTool;
+}
+
+export interface Mounted {
+  tools: Map<string, MountedTool>;
+  /** What was left out and why, in words naming the server (unknown include names, unusable names or schemas). */
+  notices: string[];
+}
+
+function isObjectSchema(value: unknown): value is { type: 'object' } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { type?: unknown }).type === 'object';
+}
+
+/**
+ * MCP hints in Toolshed's words. Missing hints take the spec's defaults (a tool may be
+ * destructive unless it is read-only, and is open-world); config marks win over both.
+ */
+export function toolAnnotations(tool: ServerTool, config: McpServerConfig): ToolAnnotations {
+  const hints = typeof tool.annotations === 'object' && tool.annotations !== null ? tool.annotations : {};
+  const flag = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);
+  const readOnly = flag(hints.readOnlyHint) ?? false;
+  const annotations: ToolAnnotations = {
+    readOnly,
+    destructive: readOnly ? false : (flag(hints.destructiveHint) ?? true),
+    idempotent: flag(hints.idempotentHint) ?? false,
+    openWorld: flag(hints.openWorldHint) ?? true,
+  };
+  const title = typeof hints.title === 'string' ? hints.title : typeof tool.title === 'string' ? tool.title : undefined;
+  if (title !== undefined) annotations.title = title;
+  const marked = { ...config.annotations?.['*'], ...config.annotations?.[tool.name] };
+  Object.assign(annotations, marked);
+  // A tool marked read-only changes nothing, so it cannot be destructive unless marked so in so many words.
+  if (marked.readOnly === true && marked.destructive === undefined) annotations.destructive = false;
+  return annotations;
+}
+
+function withoutDraft(schema: { [key: string]: unknown }): { [key: string]: unknown } {
+  const { $schema: _draft, ...rest } = schema;
+  return rest;
+}
+
+/** The server's tools as Toolshed tools: include, exclude and rename applied, unusable ones reported. */
+export function mountTools(serverTools: readonly ServerTool[], config: McpServerConfig): Mounted {
+  const tools = new Map<string, MountedTool>();
+  const notices: string[] = [];
+  const server = `MCP server "${config.name}"`;
+  const offered = new Set(serverTools.map((tool) => tool.name));
+  for (const wanted of config.include ?? []) {
+    if (!offered.has(wanted)) notices.push(`${server} has no tool "${wanted}" (named in "include"); it offers ${[...offered].join(', ') || 'no tools'}.`);
+  }
+  for (const tool of serverTools) {
+    if (config.include && !config.include.includes(tool.name)) continue;
+    if (config.exclude?.includes(tool.name)) continue;
+    const name = config.rename?.[tool.name] ?? tool.name;
+    if (!isToolName(name)) {
+      notices.push(`${server}: tool "${tool.name}" is left out: "${name}" is not a name model APIs accept; give it one with "rename".`);
+      continue;
+    }
+    if (!isObjectSchema(tool.inputSchema)) {
+      notices.push(`${server}: tool "${tool.name}" is left out: its inputSchema is not a JSON Schema of type "object" (out of spec).`);
+      continue;
+    }
+    if (tools.has(name)) {
+      notices.push(`${server}: tool "${tool.name}" is left out: the name "${name}" is taken by tool "${tools.get(name)!.serverName}" of the same server; rename one.`);
+      continue;
+    }
+    const description =
+      typeof tool.description === 'string' && tool.description.trim() !== ''
+        ? tool.description
+        : `${typeof tool.title === 'string' && tool.title.trim() !== '' ? tool.title : tool.name} (a tool of ${server}, which gives no description).`;
+    const definition: ToolDefinition = { name, description, inputSchema: withoutDraft(tool.inputSchema) };
+    if (isObjectSchema(tool.outputSchema)) definition.outputSchema = withoutDraft(tool.outputSchema);
+    definition.annotations = toolAnnotations(tool, config);
+    tools.set(name, { definition, serverName: tool.name, listed: tool });
+  }
+  return { tools, notices };
+}

@@ -1,0 +1,280 @@
+import { jsonSchemaInput, ToolError, type AnyTool, type JsonSchemaProblem, type ToolContext, type ToolDefinition } from '@toolshed/core';
+import type { McpMount, McpServerConfig, McpServerState, MountContext, ToolsChangedListener } from './api.js';
+import { cacheFile, configHash, readCache, writeCache } from './cache.js';
+import { checkServerConfig } from './config.js';
+import type { Connection } from './connection.js';
+import { mountTools, type Mounted, type ServerTool } from './definitions.js';
+import { forget, remember, track, untrack } from './lifecycle.js';
+
+/** Wait before start attempt n+1 after n failures in a row: at once, then 0.5 s doubling to 30 s. */
+export function backoffMs(failures: number): number {
+  return failures <= 1 ? 0 : Math.min(30_000, 500 * 2 ** (failures - 2));
+}
+
+type Heavy = typeof import('./connection.js') & typeof import('./result.js');
+let heavy: Promise<Heavy> | undefined;
+function loadHeavy(): Promise<Heavy> {
+  heavy ??= Promise.all([import('./connection.js'), import('./result.js')]).then(([connection, result]) => ({ ...connection, ...result }));
+  return heavy;
+}
+let validation: Promise<typeof import('./validate.js')> | undefined;
+function loadValidation(): Promise<typeof import('./validate.js')> {
+  validation ??= import('./validate.js');
+  return validation;
+}
+
+function copy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+class ServerMount implements McpMount {
+  readonly name: string;
+  readonly #config: McpServerConfig;
+  readonly #ctx: MountContext;
+  readonly #file: string;
+  #hash: string | undefined;
+  #mounted: Mounted | undefined;
+  #state: McpServerState = { status: 'idle' };
+  #connection: Connection | undefined;
+  #connecting: Promise<Connection> | undefined;
+  #failures = 0;
+  #listeners = new Set<ToolsChangedListener>();
+  #closing: Promise<void> | undefined;
+
+  constructor(config: McpServerConfig, ctx: MountContext) {
+    this.#config = checkServerConfig(config, `MCP server ${JSON.stringify((config as { name?: unknown })?.name)}`);
+    this.name = this.#config.name;
+    this.#ctx = ctx;
+    this.#file = cacheFile(ctx.cacheDir, this.name);
+    remember(this);
+  }
+
+  get #server(): string {
+    return `MCP server "${this.name}"`;
+  }
+
+  #key(): string {
+    this.#hash ??= configHash(this.#config, this.#ctx.cwd);
+    return this.#hash;
+  }
+
+  #log(line: string): void {
+    this.#ctx.log?.(line);
+  }
+
+  #use(serverTools: readonly ServerTool[]): Mounted {
+    const mounted = mountTools(serverTools, this.#config);
+    for (const notice of mounted.notices) this.#log(notice);
+    this.#mounted = mounted;
+    return mounted;
+  }
+
+  #definitions(mounted: Mounted): ToolDefinition[] {
+    return [...mounted.tools.values()].map((tool) => copy(tool.definition));
+  }
+
+  cached(): ToolDefinition[] | undefined {
+    const tools = readCache(this.#file, this.#key());
+    if (!tools) return undefined;
+    const mounted = this.#mounted ?? this.#use(tools);
+    return this.#definitions(mounted);
+  }
+
+  async refresh(): Promise<ToolDefinition[]> {
+    const connection = await this.#connect();
+    return this.#definitions(await this.#list(connection));
+  }
+
+  async #list(connection: Connection): Promise<Mounted> {
+    let listed: ServerTool[];
+    try {
+      listed = await connection.listTools();
+    } catch (error) {
+      const { describeError } = await loadHeavy();
+      throw new Error(`${this.#server} could not list its tools: ${connection.fault() ?? describeError(error)}`);
+    }
+    // A schema ajv cannot compile could never check a call: such a tool is left out, and said so.
+    const { compileSchema } = await loadValidation();
+    const usable = listed.filter((tool) => {
+      try {
+        if (tool.inputSchema && typeof tool.inputSchema === 'object') compileSchema(tool.inputSchema);
+        if (tool.outputSchema && typeof tool.outputSchema === 'object') compileSchema(tool.outputSchema);
+        return true;
+      } catch (error) {
+        this.#log(`${this.#server}: tool "${tool.name}" is left out: its schema cannot be compiled (${error instanceof Error ? error.message : String(error)}).`);
+        return false;
+      }
+    });
+    this.#failures = 0;
+    try {
+      writeCache(this.#file, this.#key(), this.name, usable);
+    } catch (error) {
+      this.#log(`${this.#server}: could not write its manifest cache ${this.#file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return this.#use(usable);
+  }
+
+  tool(name: string): AnyTool {
+    const mounted = this.#mounted ?? (this.cached() ? this.#mounted : undefined);
+    const entry = mounted?.tools.get(name);
+    if (!entry) {
+      const known = mounted ? [...mounted.tools.keys()].join(', ') || 'none' : 'unknown until refresh() or a cached manifest';
+      throw new Error(`${this.#server} has no tool "${name}"; its tools: ${known}.`);
+    }
+    const { definition, serverName, listed } = entry;
+    const server = this.name;
+    const tool: AnyTool = {
+      name: definition.name,
+      description: definition.description,
+      input: jsonSchemaInput(definition.inputSchema, validator(listed.inputSchema, server, 'input')),
+      run: (input: unknown, ctx: ToolContext) => this.#call(definition.name, serverName, input, ctx),
+      ...(definition.outputSchema ? { output: jsonSchemaInput(definition.outputSchema, validator(listed.outputSchema!, server, 'output')) } : {}),
+      ...(definition.annotations ? { annotations: { ...definition.annotations } } : {}),
+      ...(this.#config.timeoutMs !== undefined ? { timeoutMs: this.#config.timeoutMs } : {}),
+    };
+    return tool;
+  }
+
+  async #call(tool: string, serverName: string, input: unknown, ctx: ToolContext): Promise<unknown> {
+    const connection = await this.#connect();
+    const h = await loadHeavy();
+    let result;
+    try {
+      result = await connection.callTool(serverName, input, ctx.signal, (progress) => ctx.report(progress));
+    } catch (error) {
+      if (ctx.signal.aborted) throw error; // the registry has already reported the timeout or the abort
+      const fault = connection.fault();
+      if (h.isConnectionClosed(error) || fault !== undefined) {
+        throw new ToolError(
+          'execution_failed',
+          `${tool} failed: ${this.#server} ${fault ?? 'closed the connection'} during the call; it may or may not have taken effect. The server is restarted on the next call.`,
+        );
+      }
+      const sent = h.serverError(error);
+      if (sent) throw new ToolError('execution_failed', `${tool} failed: ${this.#server} answered with error ${sent.code}: ${sent.message}`);
+      throw new ToolError('execution_failed', `${tool} failed: ${this.#server} answered tools/call out of spec (${h.describeError(error).slice(0, 500)}).`);
+    }
+    this.#failures = 0;
+    return h.toOutput(result, tool, this.name);
+  }
+
+  #connect(): Promise<Connection> {
+    if (this.#state.status === 'closed') {
+      return Promise.reject(new ToolError('execution_failed', `${this.#server} is closed (the host is shutting down); its tools cannot run.`));
+    }
+    if (this.#connection) return Promise.resolve(this.#connection);
+    if (this.#connecting) return this.#connecting;
+    const state = this.#state;
+    if (state.status === 'failed' && state.retryAt !== undefined && state.retryAt > Date.now()) {
+      const seconds = Math.max(1, Math.ceil((state.retryAt - Date.now()) / 1000));
+      return Promise.reject(new ToolError('execution_failed', `${state.message} It is tried again in ${seconds} s; retry then.`));
+    }
+    this.#connecting = this.#start().finally(() => {
+      this.#connecting = undefined;
+    });
+    return this.#connecting;
+  }
+
+  async #start(): Promise<Connection> {
+    this.#state = { status: 'starting', attempt: this.#failures + 1 };
+    let connection: Connection;
+    try {
+      const h = await loadHeavy();
+      connection = await h.connect(this.#config, this.#ctx.cwd, {
+        closed: (reason) => this.#lost(connection, reason),
+        toolsChanged: () => void this.#toolsChanged(connection),
+        log: (line) => this.#log(line),
+      });
+    } catch (error) {
+      const message = `${this.#server} ${error instanceof Error ? error.message : String(error)}.`;
+      this.#fail(message);
+      throw new ToolError('execution_failed', message);
+    }
+    if ((this.#state as McpServerState).status === 'closed') {
+      await connection.close();
+      throw new ToolError('execution_failed', `${this.#server} is closed (the host is shutting down); its tools cannot run.`);
+    }
+    this.#connection = connection;
+    this.#state = connection.pid === undefined ? { status: 'connected', since: Date.now() } : { status: 'connected', since: Date.now(), pid: connection.pid };
+    track(this);
+    return connection;
+  }
+
+  #fail(message: string): void {
+    this.#failures += 1;
+    this.#state = { status: 'failed', message, attempts: this.#failures, retryAt: Date.now() + backoffMs(this.#failures) };
+    this.#log(message);
+  }
+
+  #lost(connection: Connection, reason: string): void {
+    if (this.#connection !== connection) return;
+    this.#connection = undefined;
+    untrack(this);
+    if (this.#state.status === 'closed') return;
+    this.#fail(`${this.#server} ${reason}.`);
+  }
+
+  async #toolsChanged(connection: Connection): Promise<void> {
+    if (this.#connection !== connection) return;
+    let mounted: Mounted;
+    try {
+      mounted = await this.#list(connection);
+    } catch (error) {
+      this.#log(`${this.#server} said its tools changed, but listing them failed: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    this.#log(`${this.#server}: its tools changed; the manifest cache is rewritten.`);
+    for (const listener of this.#listeners) {
+      try {
+        listener(this.#definitions(mounted));
+      } catch (error) {
+        this.#log(`${this.#server}: a tools-changed listener threw: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  state(): McpServerState {
+    return copy(this.#state);
+  }
+
+  onToolsChanged(listener: ToolsChangedListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  killNow(): void {
+    this.#connection?.killNow();
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#state = { status: 'closed' };
+      forget(this);
+      const connecting = this.#connecting;
+      if (connecting) await connecting.catch(() => undefined);
+      const connection = this.#connection;
+      this.#connection = undefined;
+      untrack(this);
+      await connection?.close();
+    })();
+    return this.#closing;
+  }
+}
+
+function validator(schema: { [key: string]: unknown }, server: string, which: 'input' | 'output') {
+  let compiled: import('ajv').ValidateFunction | undefined;
+  return async (value: unknown): Promise<JsonSchemaProblem[]> => {
+    const { compileSchema, toProblems } = await loadValidation();
+    try {
+      compiled ??= compileSchema(schema);
+    } catch (error) {
+      return [{ path: [], kind: 'check', message: `cannot be checked: MCP server "${server}" gave this tool an ${which} schema that does not compile (${error instanceof Error ? error.message : String(error)})` }];
+    }
+    return compiled(value) ? [] : toProblems(compiled.errors ?? [], value);
+  };
+}
+
+/** A mount for one server; starts nothing until a tool runs or `refresh()` is called. */
+export function mountServer(config: McpServerConfig, ctx: MountContext): McpMount {
+  return new ServerMount(config, ctx);
+}

@@ -1,0 +1,78 @@
+// A small MCP server over stdio, written by hand (no SDK) so that it can break the
+// protocol on purpose. `node fault-server.mjs <mode>`; modes:
+//   ok            answers like a good server (tool "speak" echoes {text})
+//   garbage       answers tools/call with a line that is not JSON
+//   exit-mid-call exits (code 3) while a call is running
+//   hang          never answers tools/call; writes each notifications/cancelled to $RECORD
+//   out-of-spec   answers tools/call with a result whose content is not an array
+//   crash         exits at once with a message on stderr, before initialize
+//   list-changed  after the first call, adds tool "shout" and sends tools/list_changed
+//   big           answers with 100,000 characters of text
+//   error         answers with isError: true
+// Every start appends a line to $STARTS (when set); $PIDFILE gets the pid.
+// Unless $EXIT_ON_EOF is set, it ignores stdin EOF and stays alive (a timer), like a careless server.
+import { appendFileSync, writeFileSync } from 'node:fs';
+
+const mode = process.argv[2] ?? 'ok';
+if (process.env.STARTS) appendFileSync(process.env.STARTS, `${process.pid}\n`);
+if (process.env.PIDFILE) writeFileSync(process.env.PIDFILE, String(process.pid));
+if (mode === 'crash') {
+  process.stderr.write('fatal: missing API key FAULT_KEY\n');
+  process.exit(2);
+}
+if (!process.env.EXIT_ON_EOF) setInterval(() => {}, 1 << 30);
+
+const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+let calls = 0;
+const speak = {
+  name: 'speak',
+  description: 'Repeat the text.',
+  inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength: 20 } }, required: ['text'], additionalProperties: false },
+};
+const tools = [speak];
+
+let buffer = '';
+process.stdin.on('data', (chunk) => {
+  buffer += chunk;
+  let newline;
+  while ((newline = buffer.indexOf('\n')) >= 0) {
+    const line = buffer.slice(0, newline);
+    buffer = buffer.slice(newline + 1);
+    if (line.trim() !== '') handle(JSON.parse(line));
+  }
+});
+process.stdin.on('end', () => {
+  if (process.env.EXIT_ON_EOF) process.exit(0);
+});
+
+function handle(message) {
+  const { id, method, params } = message;
+  if (method === 'initialize') {
+    send({ id, result: { protocolVersion: params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: `fault-${mode}`, version: '1.0.0' } } });
+  } else if (method === 'tools/list') {
+    send({ id, result: { tools } });
+  } else if (method === 'notifications/cancelled') {
+    if (process.env.RECORD) appendFileSync(process.env.RECORD, `${JSON.stringify(params)}\n`);
+  } else if (method === 'tools/call') {
+    calls += 1;
+    const text = params.arguments?.text ?? '';
+    if (mode === 'garbage') process.stdout.write('Server ready! (this line is not JSON)\n');
+    else if (mode === 'exit-mid-call') {
+      process.stderr.write('segfault in speak\n');
+      process.exit(3);
+    } else if (mode === 'hang') {
+      // never answers
+    } else if (mode === 'out-of-spec') send({ id, result: { content: 'not an array' } });
+    else if (mode === 'big') send({ id, result: { content: [{ type: 'text', text: 'x'.repeat(100_000) }] } });
+    else if (mode === 'error') send({ id, result: { content: [{ type: 'text', text: `cannot speak "${text}"` }], isError: true } });
+    else {
+      send({ id, result: { content: [{ type: 'text', text }] } });
+      if (mode === 'list-changed' && calls === 1) {
+        tools.push({ name: 'shout', description: 'Repeat the text loudly.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } });
+        send({ method: 'notifications/tools/list_changed' });
+      }
+    }
+  } else if (id !== undefined) {
+    send({ id, error: { code: -32601, message: `Method not found: ${method}` } });
+  }
+}
