@@ -4,7 +4,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineTool, definePlugin } from '@toolshed/core';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost, isHostError, type PluginReport } from './index.js';
+import { isPluginError } from '@toolshed/core/contract';
+import { createHost, generateManifest, isHostError, type PluginReport } from './index.js';
 import { Project } from './project.fixture.js';
 
 let project: Project | undefined;
@@ -53,6 +54,20 @@ describe('a failed plugin says where, as fields (not only in its message)', () =
     project.config({ plugins: ['tool-drift'] });
     const [failed] = await failures(createHost({ cwd: project.dir }));
     expect(failed?.error).toMatchObject({ phase: 'validate', field: 'toolshed.tools' });
+  });
+});
+
+describe('toolshed-manifest fails with fields too', () => {
+  it('options its tools need: the phase, the plugin and the option', async () => {
+    project = new Project();
+    const dir = project.plugin({ name: 'tool-needs', tools: [{ name: 'needs' }], options: 'v.object({ root: v.string() })', manifest: false, packageJson: { toolshed: { apiVersion: 1, tools: ['needs'], manifest: './dist/toolshed.json' } } });
+    const error = await generateManifest(dir, { root: 7 }).catch((caught: unknown) => caught);
+    expect(isPluginError(error) && { phase: error.phase, plugin: error.plugin, field: error.field, message: error.message }).toEqual({
+      phase: 'options',
+      plugin: 'tool-needs',
+      field: 'root',
+      message: 'tool-needs (options): invalid options: option root: expected string, received number.',
+    });
   });
 });
 

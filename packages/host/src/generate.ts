@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isPluginError, manifestOf } from '@toolshed/core/contract';
+import { isPluginError, manifestOf, PluginError } from '@toolshed/core/contract';
 import { importAndInstantiate } from './load.js';
 import { readManifestField } from './manifest.js';
 import { packageEntry, readPackageJson } from './package.js';
@@ -47,7 +47,13 @@ export async function generateManifest(packageDir: string, options?: Record<stri
       await instance.close();
     }
   } catch (error) {
-    const phase = isPluginError(error) ? ` (${error.phase})` : '';
-    throw new Error(`${label}${phase}: ${(error as Error).message}`);
+    // The message for the person running the build; the fields for a caller.
+    if (!isPluginError(error)) throw new PluginError({ phase: 'validate', plugin: label }, `${label}: ${(error as Error).message}`, { cause: error });
+    const { phase, tool, field } = error;
+    throw new PluginError(
+      { phase, plugin: label, ...(tool !== undefined ? { tool } : {}), ...(field !== undefined ? { field } : {}) },
+      `${label} (${phase}): ${error.message}`,
+      { cause: error },
+    );
   }
 }

@@ -5,6 +5,7 @@ import { loadSource } from './plan/load-source.js';
 import { plan, snapshot, type Plan } from './plan/plan.js';
 import { fail, reportOf, type PluginRecord } from './plan/record.js';
 import { isLive, toolOf, type LiveState } from './plan/state.js';
+import { closeMounts } from './mcp/source.js';
 import type { CheckedEntries, Host, HostOptions, Inspection, PluginEntry } from './types.js';
 
 /**
@@ -32,11 +33,14 @@ function anyFailed(result: Plan): boolean {
  */
 export async function inspectPlugins(options: HostOptions = {}): Promise<Inspection> {
   const result = await plan(options);
+  const plugins = snapshot(result.records);
+  // A server started here only to list its tools (it had no cache) is not kept running.
+  await closeMounts(result.records);
   // Only what can be known without running plugin code: a named plugin's options are checked by createHost.
-  if (anyFailed(result)) throw new HostError(snapshot(result.records));
+  if (anyFailed(result)) throw new HostError(plugins);
   const inspection: Inspection = {
     cwd: result.cwd,
-    plugins: snapshot(result.records),
+    plugins,
     tools: liveRecords(result).flatMap((record) => record.state.tools.map((tool) => tool.definition)),
     warnings: result.warnings,
   };
@@ -62,12 +66,17 @@ async function instanceOf(record: PluginRecord): Promise<PluginInstance | undefi
 
 /** Close every plugin instance built so far; one failing to close must not keep the others open. */
 async function closeTools(result: Plan): Promise<void> {
-  await Promise.allSettled(result.records.map(async (record) => (await instanceOf(record))?.close()));
+  await Promise.allSettled([closeMounts(result.records), ...result.records.map(async (record) => (await instanceOf(record))?.close())]);
 }
 
-function loadFailure(record: PluginRecord): Error {
+/** The error a call to a failed plugin's tool gets: the registry words it for the model, callers read its fields. */
+function loadFailure(record: PluginRecord): PluginError {
   const { error } = reportOf(record);
-  return new Error(`plugin ${pluginLabel(record.about)} could not be loaded (${error?.phase}): ${error?.message}`);
+  const { phase = 'import', message = 'it failed', tool, field } = error ?? {};
+  return new PluginError(
+    { phase, plugin: record.about.name, ...(tool !== undefined ? { tool } : {}), ...(field !== undefined ? { field } : {}) },
+    `plugin ${pluginLabel(record.about)} could not be loaded (${phase}): ${message}`,
+  );
 }
 
 /** Run a manifest plugin's code on the first call of one of its tools, checked against its manifest. */
@@ -86,7 +95,7 @@ function loadDeferred(record: PluginRecord, cwd: string): Promise<PluginInstance
   const { source, manifest, tools } = state;
   const instance = (async () => {
     try {
-      const built = await loadSource(source, record.options, cwd, () => (record.about.imported = true));
+      const built = await loadSource(source, record.options, cwd, () => (record.about.imported = true), manifest);
       try {
         checkCodeAgainstManifest(manifest, built);
       } catch (error) {

@@ -1,5 +1,5 @@
 import { defineTool, ToolRegistry } from '@toolshed/core';
-import { toOpenAIToolMessages } from '@toolshed/providers';
+import { openaiChat } from '@toolshed/providers';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import * as v from 'valibot';
@@ -63,7 +63,7 @@ describe('tools/call results use the same cap and note as every other path', () 
 
   it('cuts a 100,000-character result to the text the result builders send', async () => {
     const mcp = await connect(registry);
-    const [dumpMessage, rowsMessage] = toOpenAIToolMessages(
+    const [dumpMessage, rowsMessage] = openaiChat.results(
       await Promise.all([registry.dispatch({ name: 'dump', input: {} }), registry.dispatch({ name: 'rows', input: {} })]),
     );
 

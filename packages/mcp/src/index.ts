@@ -6,4 +6,5 @@ export { serveHttp } from './http.js';
 export type { HttpOptions, HttpService } from './http.js';
 export { parseListenAddress } from './listen-address.js';
 export { parseOrigin } from './origin-check.js';
+export { isLoopback } from './host-check.js';
 export type { ListenAddress } from './listen-address.js';

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { DispatchOptions, Outcome, ToolCall, ToolDefinition, ToolRegistry } from '@toolshed/core';
-import { toMcpTools } from '@toolshed/providers';
+import { mcp as mcpFormat } from '@toolshed/providers';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { callIdOf } from './call-id.js';
 import { guardParams } from './params-gate.js';
 import { forwardProgress } from './progress.js';
-import { errorResult, successResult } from './results.js';
 
 export interface McpServerOptions {
   /** The name clients show for this server. Default `toolshed`. */
@@ -79,7 +78,7 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
   search?.catch(() => {});
 
   // The same listing as `toolshed schema --format mcp`: our JSON Schemas, unchanged.
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toMcpTools(search ? (await search).tools() : registry) as Tool[] }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpFormat.tools(search ? (await search).tools() : registry) as Tool[] }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
@@ -95,7 +94,7 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
       const outcome = await dispatcher.dispatch({ name, input: args ?? {}, callId }, { signal: extra.signal });
       // MCP lists an unknown tool among protocol errors (-32602), unlike a call the model can correct.
       if (!outcome.ok && outcome.error.code === 'unknown_tool') throw protocolError(ErrorCode.InvalidParams, outcome.error.message);
-      return outcome.ok ? successResult(name, outcome.output) : errorResult(outcome.error.message);
+      return mcpFormat.results([outcome])[0]!;
     } finally {
       stopProgress?.();
     }

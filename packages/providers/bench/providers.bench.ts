@@ -5,7 +5,7 @@
 import { ToolRegistry, defineTool } from '@toolshed/core';
 import * as v from 'valibot';
 import { bench, describe } from 'vitest';
-import { parseOpenAIToolCalls, runToolCalls, toOpenAIChatTools, toOpenAIToolMessages } from '../dist/index.js';
+import { dispatchCalls, openaiChat, openaiChatStrict, runToolCalls } from '../dist/index.js';
 
 const search = defineTool({
   name: 'search',
@@ -42,14 +42,19 @@ describe('tool-call batch of 8', () => {
   bench('floor: JSON.parse + dispatch, strict-shaped input', async () => {
     await parseAndDispatch(restoredCalls);
   });
+  bench('floor: JSON.parse + dispatch + tool messages', async () => {
+    const outcomes = await parseAndDispatch(plainCalls);
+    outcomes.map((o) => ({ role: 'tool', tool_call_id: o.callId, content: JSON.stringify(o.ok ? o.output : o.error) }));
+  });
+  bench('dispatchCalls', async () => {
+    await dispatchCalls(registry, openaiChat.parseCalls(plainCalls), { concurrency: 8 });
+  });
+  // A whole turn: read the calls, dispatch them, and build the tool messages.
   bench('runToolCalls', async () => {
-    await runToolCalls(registry, parseOpenAIToolCalls(plainCalls), { concurrency: 8 });
+    await runToolCalls(registry, openaiChat, plainCalls, { concurrency: 8 });
   });
   bench('runToolCalls strict', async () => {
-    await runToolCalls(registry, parseOpenAIToolCalls(toolCalls, { strict: registry }), { concurrency: 8 });
-  });
-  bench('runToolCalls + tool messages', async () => {
-    toOpenAIToolMessages(await runToolCalls(registry, parseOpenAIToolCalls(plainCalls), { concurrency: 8 }));
+    await runToolCalls(registry, openaiChatStrict, toolCalls, { concurrency: 8 });
   });
 });
 
@@ -57,10 +62,10 @@ describe('tool list', () => {
   bench('floor: registry.list()', () => {
     registry.list();
   });
-  bench('toOpenAIChatTools', () => {
-    toOpenAIChatTools(registry);
+  bench('openaiChat.tools', () => {
+    openaiChat.tools(registry);
   });
-  bench('toOpenAIChatTools strict', () => {
-    toOpenAIChatTools(registry, { strict: true });
+  bench('openaiChatStrict.tools', () => {
+    openaiChatStrict.tools(registry);
   });
 });

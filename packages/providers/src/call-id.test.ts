@@ -4,12 +4,12 @@ import { defineTool, ToolRegistry, type ToolEvent } from '@toolshed/core';
 import OpenAI from 'openai';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAnthropicToolUses, toAnthropicToolResults } from './anthropic.js';
+import { anthropic } from './anthropic/adapter.js';
 import { LOCAL_CALL_ID_PREFIX } from './call-id.js';
-import { parseGeminiFunctionCalls, toGeminiFunctionResponses } from './gemini.js';
-import { parseOpenAIResponsesCalls, parseOpenAIToolCalls } from './openai-calls.js';
-import { toOpenAIResponsesOutputs, toOpenAIToolMessages } from './openai-results.js';
-import { runToolCalls } from './run-tool-calls.js';
+import { gemini } from './gemini/adapter.js';
+import { openaiChat } from './openai/chat.js';
+import { openaiResponses } from './openai/responses.js';
+import { dispatchCalls, runToolCalls } from './run-tool-calls.js';
 
 function registryWithTranscript() {
   const ran: string[] = [];
@@ -67,8 +67,8 @@ describe('calls with an empty or missing id', () => {
       const message = completion.choices[0]!.message;
       messages.push(message);
       if (!message.tool_calls?.length) break;
-      const outcomes = await runToolCalls(registry, parseOpenAIToolCalls(message));
-      messages.push(...toOpenAIToolMessages(outcomes));
+      const { results } = await runToolCalls(registry, openaiChat, message);
+      messages.push(...results);
     }
     expect(bodies).toHaveLength(3);
     expect(ran).toEqual(['a', 'b', 'a']);
@@ -96,19 +96,19 @@ describe('calls with an empty or missing id', () => {
 
   it('Responses API and Anthropic: the same, and a real id is kept as it is', async () => {
     const { registry, started } = registryWithTranscript();
-    const responses = parseOpenAIResponsesCalls([
+    const responses = openaiResponses.parseCalls([
       { type: 'function_call', call_id: '', name: 'lookup', arguments: '{"word":"x"}' },
       { type: 'function_call', call_id: 'call_real', name: 'lookup', arguments: '{"word":"y"}' },
     ]);
-    const items = toOpenAIResponsesOutputs(await runToolCalls(registry, responses));
+    const items = openaiResponses.results(await dispatchCalls(registry, responses));
     expect(items.map((item) => item.call_id)).toEqual(['', 'call_real']);
 
-    const uses = parseAnthropicToolUses([
+    const uses = anthropic.parseCalls([
       { type: 'tool_use', id: '', name: 'lookup', input: { word: 'p' } },
       { type: 'tool_use', name: 'nothing', input: {} },
       { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { word: 'q' } },
     ]);
-    const blocks = toAnthropicToolResults(await runToolCalls(registry, uses));
+    const blocks = anthropic.results(await dispatchCalls(registry, uses)).content;
     expect(blocks).toEqual([
       { type: 'tool_result', tool_use_id: '', content: 'p: found' },
       { type: 'tool_result', tool_use_id: '', content: 'nothing finished and returned no output.' },
@@ -117,14 +117,14 @@ describe('calls with an empty or missing id', () => {
     expect(new Set(started).size).toBe(5);
 
     // An id a model sent is answered as it was, even one that looks like a local id.
-    const lookalike = parseOpenAIToolCalls([{ id: `${LOCAL_CALL_ID_PREFIX}x`, type: 'function', function: { name: 'lookup', arguments: '{"word":"z"}' } }]);
-    expect(toOpenAIToolMessages(await runToolCalls(registry, lookalike))[0]!.tool_call_id).toBe(`${LOCAL_CALL_ID_PREFIX}x`);
-    const geminiLookalike = parseGeminiFunctionCalls([{ functionCall: { id: `${LOCAL_CALL_ID_PREFIX}y`, name: 'lookup', args: { word: 'g' } } }]);
-    expect(toGeminiFunctionResponses(await runToolCalls(registry, geminiLookalike))[0]!.functionResponse.id).toBe(`${LOCAL_CALL_ID_PREFIX}y`);
+    const lookalike = openaiChat.parseCalls([{ id: `${LOCAL_CALL_ID_PREFIX}x`, type: 'function', function: { name: 'lookup', arguments: '{"word":"z"}' } }]);
+    expect(openaiChat.results(await dispatchCalls(registry, lookalike))[0]!.tool_call_id).toBe(`${LOCAL_CALL_ID_PREFIX}x`);
+    const geminiLookalike = gemini.parseCalls([{ functionCall: { id: `${LOCAL_CALL_ID_PREFIX}y`, name: 'lookup', args: { word: 'g' } } }]);
+    expect(gemini.results(await dispatchCalls(registry, geminiLookalike)).parts[0]!.functionResponse.id).toBe(`${LOCAL_CALL_ID_PREFIX}y`);
 
     // Calls a harness built itself, without an id, pair the same way.
-    const built = await runToolCalls(registry, [{ name: 'lookup', input: { word: 'r' } }, { name: 'lookup', input: { word: 's' }, callId: '' }]);
-    expect(toOpenAIToolMessages(built).map((message) => message.tool_call_id)).toEqual(['', '']);
+    const built = await dispatchCalls(registry, [{ name: 'lookup', input: { word: 'r' } }, { name: 'lookup', input: { word: 's' }, callId: '' }]);
+    expect(openaiChat.results(built).map((message) => message.tool_call_id)).toEqual(['', '']);
     expect(built[0]!.callId).not.toBe(built[1]!.callId);
   });
 });

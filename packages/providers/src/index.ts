@@ -1,39 +1,45 @@
+export type { Adapter, ParseOptions } from './adapter.js';
+export { adapters } from './adapters.js';
+export { TOOL_FORMATS, isToolFormat } from './formats.js';
+export type { ToolFormat } from './formats.js';
 export type { ToolSource } from './source.js';
 export type { ParsedToolCall } from './parsed-call.js';
-export { runToolCalls, DEFAULT_CONCURRENCY } from './run-tool-calls.js';
-export type { RunToolCallsOptions } from './run-tool-calls.js';
+export { runToolCalls, dispatchCalls, DEFAULT_CONCURRENCY } from './run-tool-calls.js';
+export type { RunToolCallsOptions, ToolCallsRun } from './run-tool-calls.js';
 export { capOutput, capText, DEFAULT_MAX_CHARS, emptyResultText } from './result-text.js';
 export { LOCAL_CALL_ID_PREFIX } from './call-id.js';
 export type { ResultOptions } from './result-text.js';
 
+export { openaiChat, openaiChatStrict } from './openai/chat.js';
+export type { OpenAIChatTool } from './openai/chat.js';
+export { openaiResponses, openaiResponsesStrict } from './openai/responses.js';
+export type { OpenAIResponsesTool } from './openai/responses.js';
+export type { OpenAIFunctionCallOutput, OpenAIToolMessage } from './openai/results.js';
 export {
   toStrictSchema,
   strictSchemaProblems,
   describeStrictProblems,
   StrictSchemaError,
-} from './strict-schema.js';
-export type { NullPlan, StrictProblem, StrictRewrite } from './strict-schema.js';
-export { restoreOmittedKeys } from './strict-restore.js';
+} from './openai/strict-schema.js';
+export type { NullPlan, StrictProblem, StrictRewrite } from './openai/strict-schema.js';
+export { restoreOmittedKeys } from './openai/strict-restore.js';
 
-export { toOpenAIChatTools, toOpenAIResponsesTools } from './openai-tools.js';
-export type { OpenAIChatTool, OpenAIResponsesTool, OpenAIToolsOptions } from './openai-tools.js';
-export { parseOpenAIToolCalls, parseOpenAIResponsesCalls } from './openai-calls.js';
-export type { OpenAIParseOptions } from './openai-calls.js';
-export { toOpenAIToolMessages, toOpenAIResponsesOutputs } from './openai-results.js';
-export type { OpenAIFunctionCallOutput, OpenAIToolMessage } from './openai-results.js';
+export { anthropic } from './anthropic/adapter.js';
+export type { AnthropicTool, AnthropicToolResult, AnthropicToolResultMessage } from './anthropic/adapter.js';
 
-export { toAnthropicTools, parseAnthropicToolUses, toAnthropicToolResults, toAnthropicToolResultMessage } from './anthropic.js';
-export type { AnthropicTool, AnthropicToolResult } from './anthropic.js';
+export { gemini } from './gemini/adapter.js';
+export type {
+  GeminiFunctionDeclaration,
+  GeminiFunctionResponseContent,
+  GeminiFunctionResponsePart,
+  GeminiTools,
+} from './gemini/adapter.js';
+export { toGeminiSchema } from './gemini/schema.js';
 
-export {
-  toGeminiFunctionDeclarations,
-  toGeminiTools,
-  parseGeminiFunctionCalls,
-  toGeminiFunctionResponses,
-  toGeminiFunctionResponseContent,
-} from './gemini.js';
-export type { GeminiFunctionDeclaration, GeminiFunctionResponsePart } from './gemini.js';
-export { toGeminiSchema } from './gemini-schema.js';
+export { mcp } from './mcp/adapter.js';
+export type { McpTool } from './mcp/adapter.js';
+export { MCP_CALL_ID_META, mcpCallIdProblem } from './mcp/calls.js';
+export type { McpCallToolResult } from './mcp/results.js';
 
-export { toMcpTools } from './mcp.js';
-export type { McpTool } from './mcp.js';
+export { walkSchema, rewriteSchema } from './json-schema/walk.js';
+export type { SchemaRewriter, SchemaStep, SchemaVisit, SchemaWalker } from './json-schema/walk.js';

@@ -3,7 +3,7 @@
 import type OpenAI from 'openai';
 import { ToolRegistry, defineTool } from '@toolshed/core';
 import * as v from 'valibot';
-import { parseOpenAIToolCalls, runToolCalls, toOpenAIChatTools, toOpenAIToolMessages } from './index.js';
+import { openaiChatStrict, runToolCalls } from './index.js';
 
 export async function chatLoop(client: Pick<OpenAI, 'chat'>): Promise<OpenAI.Chat.ChatCompletionMessageParam[]> {
   const registry = new ToolRegistry().register(
@@ -15,19 +15,18 @@ export async function chatLoop(client: Pick<OpenAI, 'chat'>): Promise<OpenAI.Cha
     }),
   ).seal();
 
-  const tools = toOpenAIChatTools(registry, { strict: true });
+  const tools = openaiChatStrict.tools(registry);
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather in Oslo?' }];
 
   for (let turn = 0; turn < 10; turn++) {
     const completion = await client.chat.completions.create({ model: 'gpt-4.1-mini', messages, tools });
     const message = completion.choices[0]!.message;
     messages.push(message);
-    if (!message.tool_calls?.length) {
+    const { outcomes, results } = await runToolCalls(registry, openaiChatStrict, message, { concurrency: 4, maxChars: 20_000 });
+    if (outcomes.length === 0) {
       break;
     }
-    const calls = parseOpenAIToolCalls(message, { strict: registry });
-    const outcomes = await runToolCalls(registry, calls, { concurrency: 4 });
-    messages.push(...toOpenAIToolMessages(outcomes, { maxChars: 20_000 }));
+    messages.push(...results);
   }
   return messages;
 }

@@ -1,7 +1,7 @@
 import { defineTool, ToolRegistry } from '@toolshed/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { runToolCalls } from './run-tool-calls.js';
+import { dispatchCalls } from './run-tool-calls.js';
 
 /** A tool that waits until the test releases it, counting how many run at once. */
 function gatedRegistry() {
@@ -36,10 +36,10 @@ function gatedRegistry() {
 
 const call = (id: string) => ({ callId: `c-${id}`, name: 'wait', input: { id } });
 
-describe('runToolCalls', () => {
+describe('dispatchCalls', () => {
   it('keeps call order whatever order the calls finish in, and never runs more than the cap', async () => {
     const { registry, release, started, peak } = gatedRegistry();
-    const done = runToolCalls(registry, ['a', 'b', 'c', 'd', 'e'].map(call), { concurrency: 2 });
+    const done = dispatchCalls(registry, ['a', 'b', 'c', 'd', 'e'].map(call), { concurrency: 2 });
     await release('b');
     await release('a');
     await release('d');
@@ -60,7 +60,7 @@ describe('runToolCalls', () => {
   it('the signal cancels running and waiting calls alike', async () => {
     const { registry, release, started } = gatedRegistry();
     const controller = new AbortController();
-    const done = runToolCalls(registry, ['a', 'b', 'c'].map(call), { concurrency: 1, signal: controller.signal });
+    const done = dispatchCalls(registry, ['a', 'b', 'c'].map(call), { concurrency: 1, signal: controller.signal });
     while (started.length === 0) await new Promise((resolve) => setImmediate(resolve));
     controller.abort();
     const outcomes = await done;
@@ -73,7 +73,7 @@ describe('runToolCalls', () => {
     const { registry, release } = gatedRegistry();
     const events: string[] = [];
     registry.subscribe((event) => events.push(`${event.type} ${event.callId}`));
-    const done = runToolCalls(registry, [
+    const done = dispatchCalls(registry, [
       { callId: 'bad', name: 'wait', input: '{', error: { code: 'invalid_input', message: 'Invalid input for wait: the arguments are not valid JSON.' } },
       call('a'),
     ]);
@@ -94,14 +94,14 @@ describe('runToolCalls', () => {
 
   it('refuses a bad concurrency or a non-array at once', async () => {
     const { registry } = gatedRegistry();
-    await expect(runToolCalls(registry, [call('a')], { concurrency: 0 })).rejects.toThrow(
+    await expect(dispatchCalls(registry, [call('a')], { concurrency: 0 })).rejects.toThrow(
       'concurrency must be a whole number of at least 1, got 0.',
     );
-    await expect(runToolCalls(registry, [call('a')], { concurrency: 1.5 })).rejects.toThrow(RangeError);
-    await expect(runToolCalls(registry, { name: 'wait' } as never)).rejects.toThrow(
-      'runToolCalls expects an array of calls',
+    await expect(dispatchCalls(registry, [call('a')], { concurrency: 1.5 })).rejects.toThrow(RangeError);
+    await expect(dispatchCalls(registry, { name: 'wait' } as never)).rejects.toThrow(
+      'dispatchCalls expects an array of calls',
     );
-    expect(await runToolCalls(registry, [])).toEqual([]);
+    expect(await dispatchCalls(registry, [])).toEqual([]);
   });
 
   it('denies calls to tools that need approval unless a hook or allow-all is given, and passes either to dispatch', async () => {
@@ -122,7 +122,7 @@ describe('runToolCalls', () => {
       { callId: 'c2', name: 'ping', input: {} },
     ];
 
-    const [denied, pong] = await runToolCalls(registry, calls);
+    const [denied, pong] = await dispatchCalls(registry, calls);
     expect(denied).toMatchObject({
       ok: false,
       callId: 'c1',
@@ -132,7 +132,7 @@ describe('runToolCalls', () => {
     expect(sent).toEqual([]);
 
     const asked: string[] = [];
-    const refused = await runToolCalls(registry, calls, { approve: (call) => (asked.push(call.name), { approved: false, reason: 'not today' }) });
+    const refused = await dispatchCalls(registry, calls, { approve: (call) => (asked.push(call.name), { approved: false, reason: 'not today' }) });
     expect(refused.map((outcome) => (outcome.ok ? 'ok' : outcome.error.message))).toEqual([
       'The call to send_email was denied: not today. Do not retry it unchanged; ask the user or take another approach.',
       'The call to ping was denied: not today. Do not retry it unchanged; ask the user or take another approach.',
@@ -140,9 +140,9 @@ describe('runToolCalls', () => {
     expect(asked).toEqual(['send_email', 'ping']);
     expect(sent).toEqual([]);
 
-    expect((await runToolCalls(registry, calls, { approve: 'allow-all' })).every((outcome) => outcome.ok)).toBe(true);
+    expect((await dispatchCalls(registry, calls, { approve: 'allow-all' })).every((outcome) => outcome.ok)).toBe(true);
     expect(sent).toEqual(['a@example.com']);
-    await expect(runToolCalls(registry, calls, { approve: 'yes' as never })).rejects.toThrow('"approve" must be a function');
+    await expect(dispatchCalls(registry, calls, { approve: 'yes' as never })).rejects.toThrow('"approve" must be a function');
     expect(sent).toEqual(['a@example.com']);
   });
 });

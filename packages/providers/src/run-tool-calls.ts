@@ -1,6 +1,8 @@
 import type { ApprovalSetting, DispatchOptions, Outcome, ToolCall, ToolRegistry } from '@toolshed/core';
+import type { Adapter } from './adapter.js';
 import { callIdOf } from './call-id.js';
 import type { ParsedToolCall } from './parsed-call.js';
+import { checkMaxChars, type ResultOptions } from './result-text.js';
 
 export interface RunToolCallsOptions {
   /** How many calls run at once (default 4). */
@@ -29,11 +31,11 @@ function runOne(registry: ToolRegistry, call: ParsedToolCall | ToolCall, options
 }
 
 /**
- * Dispatch a batch of calls (as the parse functions return them), at most
- * `concurrency` at a time. Resolves to one outcome per call, in call order;
- * never rejects for anything in the calls.
+ * Dispatch a batch of calls (as an adapter's `parseCalls` returns them), at
+ * most `concurrency` at a time. Resolves to one outcome per call, in call
+ * order; never rejects for anything in the calls.
  */
-export async function runToolCalls(
+export async function dispatchCalls(
   registry: ToolRegistry,
   calls: readonly (ParsedToolCall | ToolCall)[],
   options: RunToolCallsOptions = {},
@@ -43,7 +45,7 @@ export async function runToolCalls(
     throw new RangeError(`concurrency must be a whole number of at least 1, got ${String(concurrency)}.`);
   }
   if (!Array.isArray(calls)) {
-    throw new TypeError('runToolCalls expects an array of calls, as parseOpenAIToolCalls and the other parse functions return.');
+    throw new TypeError('dispatchCalls expects an array of calls, as an adapter\'s parseCalls returns them.');
   }
   const dispatchOptions: DispatchOptions = {};
   if (options.signal) dispatchOptions.signal = options.signal;
@@ -60,4 +62,32 @@ export async function runToolCalls(
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, calls.length) }, worker));
   return outcomes;
+}
+
+/** What one turn's tool calls came to. */
+export interface ToolCallsRun<Results> {
+  /** One per call in the reply, in call order; empty when the reply asked for no tool. */
+  outcomes: Outcome[];
+  /** The outcomes as the adapter's API takes them back (see the adapter). */
+  results: Results;
+}
+
+/**
+ * One turn of a tool loop: read the tool calls in a model's reply with the
+ * adapter, dispatch them (as `dispatchCalls` does), and give the outcomes and
+ * the results to send back. Never rejects for anything the model sent; an
+ * empty `outcomes` means the reply asked for no tool.
+ */
+export async function runToolCalls<Results>(
+  registry: ToolRegistry,
+  adapter: Adapter<unknown, Results>,
+  reply: unknown,
+  options: RunToolCallsOptions & ResultOptions = {},
+): Promise<ToolCallsRun<Results>> {
+  const { maxChars, ...dispatchOptions } = options;
+  const resultOptions: ResultOptions = maxChars === undefined ? {} : { maxChars };
+  // Refused before anything runs: a bad cap must not surface after the tools have acted.
+  checkMaxChars(resultOptions);
+  const outcomes = await dispatchCalls(registry, adapter.parseCalls(reply, { tools: registry }), dispatchOptions);
+  return { outcomes, results: adapter.results(outcomes, resultOptions) };
 }

@@ -7,11 +7,8 @@ import * as core from '@toolshed/core';
 import { ToolRegistry } from '@toolshed/core';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toAnthropicTools } from './anthropic.js';
-import { toGeminiFunctionDeclarations } from './gemini.js';
-import { toMcpTools } from './mcp.js';
-import { parseOpenAIToolCalls } from './openai-calls.js';
-import { toOpenAIChatTools, toOpenAIResponsesTools } from './openai-tools.js';
+import { adapters } from './adapters.js';
+import { openaiChat, openaiChatStrict } from './openai/chat.js';
 
 // An app's providers may import one copy of core while its registry was made by another
 // (a global CLI, npx, a nested install): the second copy is core's built package in a folder of its own.
@@ -48,12 +45,10 @@ describe("providers with a registry from another copy of core", () => {
   it('turns its tools into each API\'s declarations, the same as for its own copy', () => {
     const theirs = new other.ToolRegistry().register(weather(other));
     const ours = new ToolRegistry().register(weather(core));
-    expect(toOpenAIChatTools(theirs, { strict: true })).toEqual(toOpenAIChatTools(ours, { strict: true }));
-    expect(toOpenAIResponsesTools(theirs)).toEqual(toOpenAIResponsesTools(ours));
-    expect(toAnthropicTools(theirs)).toEqual(toAnthropicTools(ours));
-    expect(toGeminiFunctionDeclarations(theirs)).toEqual(toGeminiFunctionDeclarations(ours));
-    expect(toMcpTools(theirs)).toEqual(toMcpTools(ours));
-    expect(toOpenAIChatTools(theirs).map((tool) => tool.function.name)).toEqual(['get_weather']);
+    for (const adapter of Object.values(adapters)) {
+      expect(adapter.tools(theirs), adapter.format).toEqual(adapter.tools(ours));
+    }
+    expect(openaiChat.tools(theirs).map((tool) => tool.function.name)).toEqual(['get_weather']);
   });
 
   it("restores a strict-mode null to a missing key using the other copy's registry", () => {
@@ -61,7 +56,7 @@ describe("providers with a registry from another copy of core", () => {
     const message = {
       tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Oslo","unit":null}' } }],
     };
-    const [call] = parseOpenAIToolCalls(message, { strict: theirs });
+    const [call] = openaiChatStrict.parseCalls(message, { tools: theirs });
     expect(call).toMatchObject({ callId: 'call_1', name: 'get_weather', input: { location: 'Oslo' } });
     expect(call!.input).not.toHaveProperty('unit');
   });

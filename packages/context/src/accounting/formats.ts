@@ -1,14 +1,8 @@
 import type { ToolDefinition } from '@toolshed/core';
-import {
-  toAnthropicTools,
-  toGeminiFunctionDeclarations,
-  toMcpTools,
-  toOpenAIChatTools,
-  toOpenAIResponsesTools,
-} from '@toolshed/providers';
+import { adapters, TOOL_FORMATS } from '@toolshed/providers';
 
-/** The request formats whose tool definitions can be measured. */
-export const CONTEXT_FORMATS = ['openai', 'openai-strict', 'openai-responses', 'anthropic', 'gemini', 'mcp'] as const;
+/** The request formats whose tool definitions can be measured: every format the providers have an adapter for. */
+export const CONTEXT_FORMATS = TOOL_FORMATS;
 export type ContextFormat = (typeof CONTEXT_FORMATS)[number];
 
 export function isContextFormat(value: unknown): value is ContextFormat {
@@ -34,31 +28,32 @@ function part(name: string, sent: unknown, description: string, inputSchema: unk
   return { name, sent, description, inputSchema, outputSchema };
 }
 
-/** Render definitions the way the providers package sends them; nothing here re-implements a format. */
+/** Render definitions the way the providers package sends them (its adapters); nothing here re-implements a format. */
 export function render(format: ContextFormat, definitions: readonly ToolDefinition[]): Rendered {
   switch (format) {
     case 'openai':
     case 'openai-strict': {
-      const tools = toOpenAIChatTools(definitions, { strict: format === 'openai-strict' });
+      const tools = adapters[format].tools(definitions);
       return { payload: tools, tools: tools.map((tool) => part(tool.function.name, tool, tool.function.description, tool.function.parameters)) };
     }
-    case 'openai-responses': {
-      const tools = toOpenAIResponsesTools(definitions);
+    case 'openai-responses':
+    case 'openai-responses-strict': {
+      const tools = adapters[format].tools(definitions);
       return { payload: tools, tools: tools.map((tool) => part(tool.name, tool, tool.description, tool.parameters)) };
     }
     case 'anthropic': {
-      const tools = toAnthropicTools(definitions);
+      const tools = adapters.anthropic.tools(definitions);
       return { payload: tools, tools: tools.map((tool) => part(tool.name, tool, tool.description, tool.input_schema)) };
     }
     case 'gemini': {
-      const declarations = toGeminiFunctionDeclarations(definitions);
+      const payload = adapters.gemini.tools(definitions);
       return {
-        payload: [{ functionDeclarations: declarations }],
-        tools: declarations.map((declaration) => part(declaration.name, declaration, declaration.description, declaration.parameters)),
+        payload,
+        tools: payload[0].functionDeclarations.map((declaration) => part(declaration.name, declaration, declaration.description, declaration.parameters)),
       };
     }
     case 'mcp': {
-      const tools = toMcpTools(definitions);
+      const tools = adapters.mcp.tools(definitions);
       return { payload: { tools }, tools: tools.map((tool) => part(tool.name, tool, tool.description, tool.inputSchema, tool.outputSchema)) };
     }
   }

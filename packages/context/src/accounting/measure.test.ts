@@ -1,5 +1,5 @@
 import { defineTool, ToolRegistry, type ToolDefinition } from '@toolshed/core';
-import { StrictSchemaError, toAnthropicTools, toOpenAIChatTools } from '@toolshed/providers';
+import { adapters, openaiChat, StrictSchemaError } from '@toolshed/providers';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ function tokensOf(value: unknown): number {
 describe('measureTools', () => {
   it('counts exactly what toOpenAIChatTools sends, per tool and in total', async () => {
     const report = await measureTools([weather, ping], { format: 'openai' });
-    const sent = toOpenAIChatTools([weather, ping]);
+    const sent = openaiChat.tools([weather, ping]);
     expect(report.total.tokens).toBe(tokensOf(sent));
     expect(report.total.bytes).toBe(Buffer.byteLength(JSON.stringify(sent)));
     expect(report.tools.map((tool) => [tool.name, tool.total.tokens])).toEqual([
@@ -56,7 +56,7 @@ describe('measureTools', () => {
     const anthropic = await measureTools([weather], { format: 'anthropic' });
     expect(mcp.tools[0]!.outputSchema.tokens).toBe(tokensOf(weather.outputSchema));
     expect(anthropic.tools[0]!.outputSchema).toEqual({ bytes: 0, tokens: 0 });
-    expect(anthropic.total.tokens).toBe(tokensOf(toAnthropicTools([weather])));
+    expect(anthropic.total.tokens).toBe(tokensOf(adapters.anthropic.tools([weather])));
   });
 
   it('measures the schema a format rewrites, not the one the tool declared', async () => {
@@ -75,6 +75,7 @@ describe('measureTools', () => {
       openai: false,
       'openai-strict': false,
       'openai-responses': false,
+      'openai-responses-strict': false,
       anthropic: true,
       gemini: true,
       mcp: true,
@@ -101,7 +102,7 @@ describe('measureTools', () => {
 
   it('refuses an unknown format, naming the ones there are', async () => {
     await expect(measureTools([ping], { format: 'claude' as never })).rejects.toThrow(
-      new TypeError('Unknown format "claude"; use one of openai, openai-strict, openai-responses, anthropic, gemini, mcp.'),
+      new TypeError('Unknown format "claude"; use one of openai, openai-strict, openai-responses, openai-responses-strict, anthropic, gemini, mcp.'),
     );
     await expect(measureTools({} as never, { format: 'openai' })).rejects.toThrow(/Expected a ToolRegistry or an array of tool definitions/);
   });

@@ -39,7 +39,7 @@ export interface MeasureOptions {
   format: ContextFormat;
 }
 
-const EXACT: ReadonlySet<ContextFormat> = new Set(['openai', 'openai-strict', 'openai-responses']);
+const EXACT: ReadonlySet<ContextFormat> = new Set(['openai', 'openai-strict', 'openai-responses', 'openai-responses-strict']);
 const NOTHING: Cost = { bytes: 0, tokens: 0 };
 
 function costOf(count: CountTokens, value: unknown): Cost {

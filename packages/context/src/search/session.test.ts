@@ -1,14 +1,6 @@
 import type { ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages';
 import { defineTool, ToolRegistry } from '@toolshed/core';
-import {
-  parseAnthropicToolUses,
-  parseGeminiFunctionCalls,
-  parseOpenAIToolCalls,
-  toAnthropicToolResultMessage,
-  toGeminiTools,
-  toOpenAIChatTools,
-  toOpenAIToolMessages,
-} from '@toolshed/providers';
+import { anthropic, gemini, openaiChat } from '@toolshed/providers';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { createToolSearch, toAnthropicToolsWithSearch, TOOL_SEARCH_NAME } from '../index.js';
@@ -110,17 +102,17 @@ describe('deferred tools round-trip through the provider helpers', () => {
   it('OpenAI: search, then the found tool is sent and its call runs', async () => {
     const registry = catalogueRegistry({ mode: 'search' });
     const search = await createToolSearch(registry);
-    expect(toOpenAIChatTools(search.tools()).map((tool) => tool.function.name)).toEqual([TOOL_SEARCH_NAME]);
+    expect(openaiChat.tools(search.tools()).map((tool) => tool.function.name)).toEqual([TOOL_SEARCH_NAME]);
 
     const turn1 = {
       role: 'assistant',
       tool_calls: [{ id: 'call_1', type: 'function', function: { name: TOOL_SEARCH_NAME, arguments: '{"query":"weather in a city"}' } }],
     };
-    const outcomes = await search.runToolCalls(parseOpenAIToolCalls(turn1));
-    const [reply] = toOpenAIToolMessages(outcomes);
+    const outcomes = await search.runToolCalls(openaiChat.parseCalls(turn1));
+    const [reply] = openaiChat.results(outcomes);
     expect(reply).toMatchObject({ role: 'tool', tool_call_id: 'call_1' });
     expect(JSON.parse(reply!.content as string).tools[0]).toEqual({ name: 'get_weather', description: 'Current weather and forecast for a city.' });
-    expect(toOpenAIChatTools(search.tools()).map((tool) => tool.function.name)).toContain('get_weather');
+    expect(openaiChat.tools(search.tools()).map((tool) => tool.function.name)).toContain('get_weather');
 
     const turn2 = {
       role: 'assistant',
@@ -129,7 +121,7 @@ describe('deferred tools round-trip through the provider helpers', () => {
         { id: 'call_3', type: 'function', function: { name: TOOL_SEARCH_NAME, arguments: '{"query":"git history"}' } },
       ],
     };
-    const second = await search.runToolCalls(parseOpenAIToolCalls(turn2));
+    const second = await search.runToolCalls(openaiChat.parseCalls(turn2));
     expect(second.map((outcome) => [outcome.callId, outcome.ok, outcome.name])).toEqual([
       ['call_2', true, 'get_weather'],
       ['call_3', true, TOOL_SEARCH_NAME],
@@ -140,23 +132,23 @@ describe('deferred tools round-trip through the provider helpers', () => {
   it('Anthropic: tool_use blocks for tool_search and for the tool it found', async () => {
     const search = await createToolSearch(catalogueRegistry({ mode: 'search' }));
     const first = await search.runToolCalls(
-      parseAnthropicToolUses([{ type: 'tool_use', id: 'toolu_1', name: TOOL_SEARCH_NAME, input: { query: 'post a message to slack' } }]),
+      anthropic.parseCalls([{ type: 'tool_use', id: 'toolu_1', name: TOOL_SEARCH_NAME, input: { query: 'post a message to slack' } }]),
     );
-    expect(toAnthropicToolResultMessage(first).content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1' });
+    expect(anthropic.results(first).content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1' });
     expect(search.activeToolNames()).toContain('slack_post_message');
     const second = await search.runToolCalls(
-      parseAnthropicToolUses([{ type: 'tool_use', id: 'toolu_2', name: 'slack_post_message', input: { channel_id: 'C1' } }]),
+      anthropic.parseCalls([{ type: 'tool_use', id: 'toolu_2', name: 'slack_post_message', input: { channel_id: 'C1' } }]),
     );
     expect(second[0]).toMatchObject({ ok: true, callId: 'toolu_2', output: 'slack_post_message(C1)' });
   });
 
   it('Gemini: a functionCall without an id still searches and then calls', async () => {
     const search = await createToolSearch(catalogueRegistry({ mode: 'search' }));
-    expect(toGeminiTools(search.tools())[0]!.functionDeclarations.map((declaration) => declaration.name)).toEqual([TOOL_SEARCH_NAME]);
-    await search.runToolCalls(parseGeminiFunctionCalls({ parts: [{ functionCall: { name: TOOL_SEARCH_NAME, args: { query: 'current time in a time zone' } } }] }));
-    expect(toGeminiTools(search.tools())[0]!.functionDeclarations.map((declaration) => declaration.name)).toContain('get_current_time');
+    expect(gemini.tools(search.tools())[0]!.functionDeclarations.map((declaration) => declaration.name)).toEqual([TOOL_SEARCH_NAME]);
+    await search.runToolCalls(gemini.parseCalls({ parts: [{ functionCall: { name: TOOL_SEARCH_NAME, args: { query: 'current time in a time zone' } } }] }));
+    expect(gemini.tools(search.tools())[0]!.functionDeclarations.map((declaration) => declaration.name)).toContain('get_current_time');
     const [outcome] = await search.runToolCalls(
-      parseGeminiFunctionCalls({ parts: [{ functionCall: { name: 'get_current_time', args: { timezone: 'Europe/Oslo' } } }] }),
+      gemini.parseCalls({ parts: [{ functionCall: { name: 'get_current_time', args: { timezone: 'Europe/Oslo' } } }] }),
     );
     expect(outcome).toMatchObject({ ok: true, output: 'get_current_time(Europe/Oslo)' });
   });
@@ -178,7 +170,7 @@ describe('deferred tools round-trip through the provider helpers', () => {
     });
     expect(() => toAnthropicToolsWithSearch(registry, search, { variant: 'vector' as never })).toThrow('variant must be "bm25" or "regex", got "vector".');
     // Claude found a deferred tool by itself: its tool_use is an ordinary call.
-    const [outcome] = await search.runToolCalls(parseAnthropicToolUses([{ type: 'tool_use', id: 'toolu_9', name: 'fetch', input: { url: 'https://example.org' } }]));
+    const [outcome] = await search.runToolCalls(anthropic.parseCalls([{ type: 'tool_use', id: 'toolu_9', name: 'fetch', input: { url: 'https://example.org' } }]));
     expect(outcome).toMatchObject({ ok: true, output: 'fetch(https://example.org)' });
     const always = await createToolSearch(registry, { exposure: { mode: 'always' } });
     expect(toAnthropicToolsWithSearch(registry, always).every((tool) => !('type' in tool) && !('defer_loading' in tool))).toBe(true);

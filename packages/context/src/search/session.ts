@@ -1,5 +1,5 @@
 import { ToolRegistry, type DispatchOptions, type Exposure, type Outcome, type ToolCall, type ToolDefinition, type ToolEventListener } from '@toolshed/core';
-import { runToolCalls, type ParsedToolCall, type RunToolCallsOptions } from '@toolshed/providers';
+import { dispatchCalls, type ParsedToolCall, type RunToolCallsOptions } from '@toolshed/providers';
 import { measureWith } from '../accounting/measure.js';
 import { loadO200k } from '../accounting/tokenizer.js';
 import { searchTool, TOOL_SEARCH_NAME } from './search-tool.js';
@@ -38,7 +38,7 @@ export interface ToolSearch {
   search(query: string, limit?: number): SearchHit[];
   /** Dispatch one call: `tool_search` here, anything else to the registry. */
   dispatch(call: ToolCall, options?: DispatchOptions): Promise<Outcome>;
-  /** `runToolCalls` for a batch that may include `tool_search` calls; outcomes in call order. */
+  /** `dispatchCalls` for a batch that may include `tool_search` calls; outcomes in call order. */
   runToolCalls(calls: readonly (ParsedToolCall | ToolCall)[], options?: RunToolCallsOptions): Promise<Outcome[]>;
   /** Called after a search made new tools available (MCP's `notifications/tools/list_changed`). */
   onToolsChanged(listener: () => void): () => void;
@@ -119,13 +119,13 @@ export async function createToolSearch(registry: ToolRegistry, options: ToolSear
     dispatch: (call, dispatchOptions) =>
       decision.deferred && call?.name === TOOL_SEARCH_NAME ? own.dispatch(call, dispatchOptions) : registry.dispatch(call, dispatchOptions),
     async runToolCalls(calls, runOptions = {}) {
-      if (!Array.isArray(calls)) return runToolCalls(registry, calls, runOptions);
+      if (!Array.isArray(calls)) return dispatchCalls(registry, calls, runOptions);
       const isSearch = (call: ParsedToolCall | ToolCall) => decision.deferred && call?.name === TOOL_SEARCH_NAME;
       const searches = calls.filter(isSearch);
       const others = calls.filter((call) => !isSearch(call));
       // Searches first: they are instant, and a tool they find is then listed for the next request.
-      const searchOutcomes = await runToolCalls(own, searches, runOptions);
-      const otherOutcomes = await runToolCalls(registry, others, runOptions);
+      const searchOutcomes = await dispatchCalls(own, searches, runOptions);
+      const otherOutcomes = await dispatchCalls(registry, others, runOptions);
       return calls.map((call) => (isSearch(call) ? searchOutcomes.shift()! : otherOutcomes.shift()!));
     },
     onToolsChanged(listener) {

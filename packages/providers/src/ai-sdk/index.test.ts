@@ -3,9 +3,9 @@ import { generateText, stepCountIs, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { toAnthropicToolResults } from '../anthropic.js';
-import { toOpenAIToolMessages } from '../openai-results.js';
-import { runToolCalls } from '../run-tool-calls.js';
+import { anthropic } from '../anthropic/adapter.js';
+import { openaiChat } from '../openai/chat.js';
+import { dispatchCalls } from '../run-tool-calls.js';
 import { makeRegistry } from '../tools.fixture.js';
 import { toAiSdkTools } from './index.js';
 
@@ -185,7 +185,7 @@ describe('toAiSdkTools', () => {
 
   it('without the SDK, the same registry still denies the risky call: the approval lives in the SDK flow only', async () => {
     const { registry, received } = makeRegistry();
-    const [outcome] = await runToolCalls(registry, [{ callId: 'c', name: 'get_weather', input: { location: 'Oslo' } }]);
+    const [outcome] = await dispatchCalls(registry, [{ callId: 'c', name: 'get_weather', input: { location: 'Oslo' } }]);
     expect(outcome).toMatchObject({ ok: false, error: { code: 'denied', message: expect.stringContaining('get_weather needs approval (it is open-world)') } });
     expect(received).toEqual([]);
   });
@@ -201,12 +201,12 @@ describe('toAiSdkTools', () => {
       output: { type: string; value: string };
     }[];
 
-    const outcomes = await runToolCalls(registry, [
+    const outcomes = await dispatchCalls(registry, [
       { callId: 'c1', name: 'dump', input: {} },
       { callId: 'c2', name: 'rows', input: {} },
     ]);
-    const builders = toOpenAIToolMessages(outcomes).map((message) => message.content);
-    expect(toAnthropicToolResults(outcomes).map((block) => block.content)).toEqual(builders);
+    const builders = openaiChat.results(outcomes).map((message) => message.content);
+    expect(anthropic.results(outcomes).content.map((block) => block.content)).toEqual(builders);
     expect(sent.map((part) => part.output)).toEqual(builders.map((value) => ({ type: 'text', value })));
     for (const text of builders) {
       expect(text.length).toBeLessThanOrEqual(30_000);
@@ -218,7 +218,7 @@ describe('toAiSdkTools', () => {
     const silent = scriptedModel(toolCalls(['c4', 'quiet', {}]));
     await generateText({ model: silent.model, tools: toAiSdkTools(quiet), prompt: 'quiet', stopWhen: stepCountIs(3) });
     const [said] = silent.prompts[1]!.prompt.filter((entry) => entry.role === 'tool').flatMap((entry) => entry.content) as { output: unknown }[];
-    expect(said!.output).toEqual({ type: 'text', value: toOpenAIToolMessages(await runToolCalls(quiet, [{ name: 'quiet', input: {} }]))[0]!.content });
+    expect(said!.output).toEqual({ type: 'text', value: openaiChat.results(await dispatchCalls(quiet, [{ name: 'quiet', input: {} }]))[0]!.content });
 
     // A smaller cap is an option, checked like the builders' own.
     const small = scriptedModel(toolCalls(['c3', 'dump', {}]));

@@ -1,12 +1,20 @@
-import { capText, DEFAULT_MAX_CHARS, emptyResultText } from '@toolshed/providers';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { capText, DEFAULT_MAX_CHARS, emptyResultText } from '../result-text.js';
+
+/** An MCP `tools/call` result (`CallToolResult`), text content only. */
+export interface McpCallToolResult {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  /** The SDK's result type is open-ended; this keeps ours assignable to it. */
+  [key: string]: unknown;
+}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** An `isError` result: the model reads the message and can correct its call. */
-export function errorResult(message: string, maxChars: number = DEFAULT_MAX_CHARS): CallToolResult {
+export function errorResult(message: string, maxChars: number = DEFAULT_MAX_CHARS): McpCallToolResult {
   return { content: [{ type: 'text', text: capText(message, maxChars) }], isError: true };
 }
 
@@ -17,12 +25,12 @@ export function errorResult(message: string, maxChars: number = DEFAULT_MAX_CHAR
  * checked by the registry, so its result always carries the structured form.
  *
  * Text longer than `maxChars` (default 30000) is cut with the same note as every
- * other path to a model (`capText` from @toolshed/providers). A cut object cannot
- * be sent as `structuredContent`, and a client that holds an output schema for
- * the tool refuses a success without it, so an object over the cap is sent as
- * an `isError` result whose text is the cut output and the note.
+ * other path to a model. A cut object cannot be sent as `structuredContent`, and
+ * a client that holds an output schema for the tool refuses a success without
+ * it, so an object over the cap is sent as an `isError` result whose text is the
+ * cut output and the note.
  */
-export function successResult(name: string, output: unknown, maxChars: number = DEFAULT_MAX_CHARS): CallToolResult {
+export function successResult(name: string, output: unknown, maxChars: number = DEFAULT_MAX_CHARS): McpCallToolResult {
   let json: string | undefined;
   try {
     json = JSON.stringify(output);
@@ -35,11 +43,11 @@ export function successResult(name: string, output: unknown, maxChars: number = 
   const text = typeof output === 'string' ? output : json;
   if (text === undefined || text === '') return { content: [{ type: 'text', text: emptyResultText(name) }] };
   if (text.length > maxChars) {
-    const result: CallToolResult = { content: [{ type: 'text', text: capText(text, maxChars) }] };
+    const result: McpCallToolResult = { content: [{ type: 'text', text: capText(text, maxChars) }] };
     if (isPlainObject(output)) result.isError = true;
     return result;
   }
-  const result: CallToolResult = { content: [{ type: 'text', text }] };
+  const result: McpCallToolResult = { content: [{ type: 'text', text }] };
   if (isPlainObject(output)) result.structuredContent = output;
   return result;
 }

@@ -1,5 +1,9 @@
 import type { JsonSchema } from '@toolshed/core';
-import { definitionsOf, type ToolSource } from './source.js';
+import type { Adapter } from '../adapter.js';
+import { checkMaxChars } from '../result-text.js';
+import { definitionsOf, type ToolSource } from '../source.js';
+import { isToolsCall, parseToolsCall } from './calls.js';
+import { errorResult, successResult, type McpCallToolResult } from './results.js';
 
 /** A tool as MCP `tools/list` describes it. */
 export interface McpTool {
@@ -29,7 +33,7 @@ const HINTS = [
  * schemas, so a tool whose output is not an object is listed without one
  * (its output then travels as text content only).
  */
-export function toMcpTools(source: ToolSource): McpTool[] {
+function mcpTools(source: ToolSource): McpTool[] {
   return definitionsOf(source).map((definition) => {
     const tool: McpTool = {
       name: definition.name,
@@ -50,3 +54,23 @@ export function toMcpTools(source: ToolSource): McpTool[] {
     return tool;
   });
 }
+
+/**
+ * MCP, the server's side. Tools: the `tools/list` result's `tools`, with
+ * `title` and the annotation hints. Calls: `tools/call` requests (the
+ * request, its `params`, or a list of either; other requests are skipped),
+ * named by
+ * `_meta["toolshed/callId"]` when the client gives one. Results: one
+ * `CallToolResult` per outcome: the output as text, and as
+ * `structuredContent` when it is an object; a failure as its message with
+ * `isError: true`.
+ */
+export const mcp: Adapter<McpTool[], McpCallToolResult[], 'mcp'> = {
+  format: 'mcp',
+  tools: mcpTools,
+  parseCalls: (reply) => (Array.isArray(reply) ? reply : [reply]).filter(isToolsCall).map(parseToolsCall),
+  results(outcomes, options) {
+    const maxChars = checkMaxChars(options);
+    return outcomes.map((outcome) => (outcome.ok ? successResult(outcome.name, outcome.output, maxChars) : errorResult(outcome.error.message, maxChars)));
+  },
+};

@@ -1,8 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { parseAnthropicToolUses, toAnthropicToolResultMessage, toAnthropicToolResults, toAnthropicTools } from './anthropic.js';
-import { runToolCalls } from './run-tool-calls.js';
-import { makeRegistry } from './tools.fixture.js';
+import { dispatchCalls } from '../run-tool-calls.js';
+import { makeRegistry } from '../tools.fixture.js';
+import { anthropic } from './adapter.js';
 
 // An assistant turn as the Messages API documents it: text, then tool_use blocks with parsed input.
 const assistantContent = [
@@ -21,7 +21,7 @@ const assistantContent = [
 describe('Anthropic', () => {
   it('lists tools as {name, description, input_schema}', () => {
     const { registry } = makeRegistry();
-    const tools = toAnthropicTools(registry) satisfies Anthropic.Tool[];
+    const tools = anthropic.tools(registry) satisfies Anthropic.Tool[];
     expect(tools[0]).toEqual({
       name: 'get_weather',
       description: 'Current weather for a city.',
@@ -32,10 +32,10 @@ describe('Anthropic', () => {
 
   it('runs tool_use blocks by their id and answers with tool_result blocks, is_error on failure', async () => {
     const { registry, received } = makeRegistry();
-    const calls = parseAnthropicToolUses({ content: assistantContent });
+    const calls = anthropic.parseCalls({ content: assistantContent });
     expect(calls.map((call) => call.callId)).toEqual(['toolu_01A09q90qw90lq917835lq9', 'toolu_02', 'toolu_03']);
-    const outcomes = await runToolCalls(registry, calls, { approve: 'allow-all' });
-    const results = toAnthropicToolResults(outcomes) satisfies Anthropic.ToolResultBlockParam[];
+    const outcomes = await dispatchCalls(registry, calls, { approve: 'allow-all' });
+    const results = anthropic.results(outcomes).content satisfies Anthropic.ToolResultBlockParam[];
     expect(results).toEqual([
       {
         type: 'tool_result',
@@ -56,14 +56,14 @@ describe('Anthropic', () => {
     const messages: Anthropic.MessageParam[] = [
       { role: 'user', content: 'Weather in SF?' },
       { role: 'assistant', content: assistantContent },
-      toAnthropicToolResultMessage(outcomes),
+      anthropic.results(outcomes),
     ];
     expect(messages[2]).toEqual({ role: 'user', content: results });
   });
 
   it('skips non-tool blocks and reads nothing from a message without content', () => {
-    expect(parseAnthropicToolUses([{ type: 'text', text: 'hi', citations: null }])).toEqual([]);
-    expect(parseAnthropicToolUses({ content: 'just text' })).toEqual([]);
-    expect(parseAnthropicToolUses(null)).toEqual([]);
+    expect(anthropic.parseCalls([{ type: 'text', text: 'hi', citations: null }])).toEqual([]);
+    expect(anthropic.parseCalls({ content: 'just text' })).toEqual([]);
+    expect(anthropic.parseCalls(null)).toEqual([]);
   });
 });

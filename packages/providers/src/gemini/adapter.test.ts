@@ -1,17 +1,11 @@
 import { defineTool, ToolRegistry, type JsonSchema } from '@toolshed/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import {
-  parseGeminiFunctionCalls,
-  toGeminiFunctionDeclarations,
-  toGeminiFunctionResponseContent,
-  toGeminiFunctionResponses,
-  toGeminiTools,
-} from './gemini.js';
-import { LOCAL_CALL_ID_PREFIX } from './call-id.js';
-import { toGeminiSchema } from './gemini-schema.js';
-import { runToolCalls } from './run-tool-calls.js';
-import { makeRegistry } from './tools.fixture.js';
+import { LOCAL_CALL_ID_PREFIX } from '../call-id.js';
+import { dispatchCalls } from '../run-tool-calls.js';
+import { makeRegistry } from '../tools.fixture.js';
+import { gemini } from './adapter.js';
+import { toGeminiSchema } from './schema.js';
 
 // A generateContent response as documented: functionCall parts with name and args (id optional).
 const response = {
@@ -96,6 +90,14 @@ describe('Gemini schemas', () => {
       required: ['home'],
     });
     expect(JSON.stringify(schema)).toBe(before);
+    // A reference to the root is recursive too; one that leads outside the schema is named.
+    expect(toGeminiSchema({ type: 'object', properties: { parent: { $ref: '#', description: 'The parent.' }, far: { $ref: 'other.json' } } })).toEqual({
+      type: 'object',
+      properties: {
+        parent: { type: 'object', description: 'The parent. (a nested value of the same shape as its parent)' },
+        far: { type: 'object', description: '(see other.json)' },
+      },
+    });
   });
 
   it('never drops a rule in silence: bounds Gemini can hold stay bounds, the rest goes into the description', () => {
@@ -111,7 +113,7 @@ describe('Gemini schemas', () => {
         run: () => 'ok',
       }),
     );
-    const [declaration] = toGeminiFunctionDeclarations(registry);
+    const [declaration] = gemini.tools(registry)[0].functionDeclarations;
     expect(declaration!.parameters).toEqual({
       type: 'object',
       properties: {
@@ -149,7 +151,7 @@ describe('Gemini schemas', () => {
 
   it('declares tools as [{functionDeclarations}], leaving out parameters for a tool without input', () => {
     const { registry } = makeRegistry();
-    const [tools] = toGeminiTools(registry);
+    const [tools] = gemini.tools(registry);
     expect(tools!.functionDeclarations.map((declaration) => declaration.name)).toEqual(['get_weather', 'search', 'delete_file', 'ping']);
     expect(tools!.functionDeclarations[0]).toEqual({
       name: 'get_weather',
@@ -170,15 +172,15 @@ describe('Gemini schemas', () => {
 describe('Gemini calls and responses', () => {
   it('reads functionCall parts, ids made up where the model sent none and never sent back', async () => {
     const { registry, received } = makeRegistry();
-    const calls = parseGeminiFunctionCalls(response);
+    const calls = gemini.parseCalls(response);
     expect(calls.map((call) => call.name)).toEqual(['get_weather', 'search', 'ping']);
     expect(calls[0]!.callId.startsWith(LOCAL_CALL_ID_PREFIX)).toBe(true);
     expect(calls[0]!.callId).not.toBe(calls[2]!.callId);
     expect(calls[1]!.callId).toBe('fc-7');
 
-    const outcomes = await runToolCalls(registry, calls, { approve: 'allow-all' });
+    const outcomes = await dispatchCalls(registry, calls, { approve: 'allow-all' });
     expect(outcomes.map((outcome) => outcome.callId)).toEqual(calls.map((call) => call.callId));
-    const content = toGeminiFunctionResponseContent(outcomes);
+    const content = gemini.results(outcomes);
     expect(content).toEqual({
       role: 'user',
       parts: [
@@ -197,15 +199,15 @@ describe('Gemini calls and responses', () => {
   });
 
   it('accepts the content or the parts as well as the response, and finds nothing in a text reply', () => {
-    expect(parseGeminiFunctionCalls(response.candidates[0]!.content)).toHaveLength(3);
-    expect(parseGeminiFunctionCalls(response.candidates[0]!.content.parts)).toHaveLength(3);
-    expect(parseGeminiFunctionCalls({ candidates: [{ content: { parts: [{ text: 'done' }] } }] })).toEqual([]);
-    expect(parseGeminiFunctionCalls({})).toEqual([]);
+    expect(gemini.parseCalls(response.candidates[0]!.content)).toHaveLength(3);
+    expect(gemini.parseCalls(response.candidates[0]!.content.parts)).toHaveLength(3);
+    expect(gemini.parseCalls({ candidates: [{ content: { parts: [{ text: 'done' }] } }] })).toEqual([]);
+    expect(gemini.parseCalls({})).toEqual([]);
   });
 
   it('sends an output over the cap as cut text with the note', () => {
     const outcome = { ok: true as const, callId: 'x', name: 'big', input: {}, durationMs: 1, output: { rows: 'y'.repeat(600) } };
-    const [part] = toGeminiFunctionResponses([outcome], { maxChars: 300 });
+    const [part] = gemini.results([outcome], { maxChars: 300 }).parts;
     const output = (part!.functionResponse.response as { output: string }).output;
     expect(output.length).toBeLessThanOrEqual(300);
     expect(output).toMatch(/^\{"rows":"y+\n\[Truncated: showing the first \d+ of 611 characters/);

@@ -1,11 +1,10 @@
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { parseOpenAIResponsesCalls, parseOpenAIToolCalls } from './openai-calls.js';
-import { toOpenAIResponsesOutputs, toOpenAIToolMessages } from './openai-results.js';
-import { toOpenAIChatTools, toOpenAIResponsesTools } from './openai-tools.js';
-import { runToolCalls } from './run-tool-calls.js';
+import { dispatchCalls } from '../run-tool-calls.js';
+import { makeRegistry } from '../tools.fixture.js';
+import { openaiChat, openaiChatStrict } from './chat.js';
+import { openaiResponses, openaiResponsesStrict } from './responses.js';
 import { StrictSchemaError } from './strict-schema.js';
-import { makeRegistry } from './tools.fixture.js';
 import { defineTool, ToolRegistry } from '@toolshed/core';
 import * as v from 'valibot';
 
@@ -53,7 +52,7 @@ const responseOutput = [
 describe('OpenAI tool lists', () => {
   it('Chat Completions: {type: "function", function: {name, description, parameters}}', () => {
     const { registry } = makeRegistry();
-    const tools = toOpenAIChatTools(registry) satisfies OpenAI.Chat.ChatCompletionTool[];
+    const tools = openaiChat.tools(registry) satisfies OpenAI.Chat.ChatCompletionTool[];
     expect(tools[0]).toEqual({
       type: 'function',
       function: {
@@ -67,15 +66,15 @@ describe('OpenAI tool lists', () => {
 
   it('Responses: {type: "function", name, description, parameters, strict}', () => {
     const { registry } = makeRegistry();
-    const tools = toOpenAIResponsesTools(registry.list(), { strict: true }) satisfies OpenAI.Responses.FunctionTool[];
+    const tools = openaiResponsesStrict.tools(registry.list()) satisfies OpenAI.Responses.FunctionTool[];
     expect(tools[0]).toMatchObject({ type: 'function', name: 'get_weather', strict: true });
     expect(tools[0]!.parameters).toMatchObject({ required: ['location', 'unit'], additionalProperties: false });
-    expect(toOpenAIResponsesTools(registry)[0]!.strict).toBe(false);
+    expect(openaiResponses.tools(registry)[0]!.strict).toBe(false);
   });
 
   it('strict: every tool rewritten, or an error naming each tool that cannot be', () => {
     const { registry } = makeRegistry();
-    const strict = toOpenAIChatTools(registry, { strict: true });
+    const strict = openaiChatStrict.tools(registry);
     expect(strict.every((tool) => tool.function.strict === true && tool.function.parameters.additionalProperties === false)).toBe(true);
 
     const withRecord = new ToolRegistry().register(
@@ -88,7 +87,7 @@ describe('OpenAI tool lists', () => {
     );
     let error: unknown;
     try {
-      toOpenAIChatTools(withRecord, { strict: true });
+      openaiChatStrict.tools(withRecord);
     } catch (caught) {
       error = caught;
     }
@@ -97,21 +96,21 @@ describe('OpenAI tool lists', () => {
     expect((error as Error).message).toContain('Tool "set_labels" cannot be sent with OpenAI strict mode:\n  - field "labels": it is a record with open-ended keys');
     expect((error as Error).message).toContain('send the tools without strict mode');
     // Without strict the same tool is listed as it is.
-    expect(toOpenAIChatTools(withRecord)[0]!.function.parameters).toEqual(withRecord.get('set_labels')!.definition.inputSchema);
+    expect(openaiChat.tools(withRecord)[0]!.function.parameters).toEqual(withRecord.get('set_labels')!.definition.inputSchema);
   });
 });
 
 describe('OpenAI tool calls in, results out', () => {
   it('runs each call with the provider call id; malformed JSON is an invalid_input outcome and the handler never runs', async () => {
     const { registry, received } = makeRegistry();
-    const calls = parseOpenAIToolCalls(chatCompletion.choices[0]!.message);
+    const calls = openaiChat.parseCalls(chatCompletion.choices[0]!.message);
     expect(calls.map((call) => [call.callId, call.name])).toEqual([
       ['call_abc123', 'get_weather'],
       ['call_def456', 'get_weather'],
       ['call_ghi789', 'delete_file'],
       ['call_jkl012', 'get_wether'],
     ]);
-    const outcomes = await runToolCalls(registry, calls, { approve: 'allow-all' });
+    const outcomes = await dispatchCalls(registry, calls, { approve: 'allow-all' });
     expect(outcomes.map((outcome) => [outcome.callId, outcome.name, outcome.ok ? 'ok' : outcome.error.code])).toEqual([
       ['call_abc123', 'get_weather', 'ok'],
       ['call_def456', 'get_weather', 'invalid_input'],
@@ -125,7 +124,7 @@ describe('OpenAI tool calls in, results out', () => {
     );
     expect(received.map((call) => call.input)).toEqual([{ location: 'Boston, MA', unit: 'celsius' }, { path: '/etc/passwd' }]);
 
-    const messages = toOpenAIToolMessages(outcomes) satisfies OpenAI.Chat.ChatCompletionToolMessageParam[];
+    const messages = openaiChat.results(outcomes) satisfies OpenAI.Chat.ChatCompletionToolMessageParam[];
     expect(messages[0]).toEqual({
       role: 'tool',
       tool_call_id: 'call_abc123',
@@ -144,11 +143,11 @@ describe('OpenAI tool calls in, results out', () => {
 
   it('reads empty arguments as no arguments, and a custom tool call as a clear error', async () => {
     const { registry, received } = makeRegistry();
-    const calls = parseOpenAIToolCalls([
+    const calls = openaiChat.parseCalls([
       { id: 'call_1', type: 'function', function: { name: 'ping', arguments: '' } },
       { id: 'call_2', type: 'custom', custom: { name: 'search', input: 'raw text' } },
     ] satisfies OpenAI.Chat.ChatCompletionMessageToolCall[]);
-    const outcomes = await runToolCalls(registry, calls);
+    const outcomes = await dispatchCalls(registry, calls);
     expect(outcomes[0]).toMatchObject({ ok: true, callId: 'call_1', output: 'pong' });
     expect(outcomes[1]).toMatchObject({
       ok: false,
@@ -158,17 +157,17 @@ describe('OpenAI tool calls in, results out', () => {
       error: { code: 'invalid_input', message: expect.stringContaining('sent as a "custom" tool call') },
     });
     expect(received.map((call) => call.name)).toEqual(['ping']);
-    expect(parseOpenAIToolCalls({ tool_calls: null })).toEqual([]);
-    expect(parseOpenAIToolCalls(undefined)).toEqual([]);
+    expect(openaiChat.parseCalls({ tool_calls: null })).toEqual([]);
+    expect(openaiChat.parseCalls(undefined)).toEqual([]);
   });
 
   it('arguments that are JSON but not an object, or a call without a function, fail with the field named', async () => {
     const { registry, received } = makeRegistry();
-    const calls = parseOpenAIToolCalls([
+    const calls = openaiChat.parseCalls([
       { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '["Oslo"]' } },
       { id: 'call_b', type: 'function' } as unknown as OpenAI.Chat.ChatCompletionMessageToolCall,
     ]);
-    const outcomes = await runToolCalls(registry, calls);
+    const outcomes = await dispatchCalls(registry, calls);
     expect(outcomes[0]).toMatchObject({
       ok: false,
       callId: 'call_a',
@@ -180,12 +179,12 @@ describe('OpenAI tool calls in, results out', () => {
   });
 
   it('refuses something that is not a registry or a list of definitions', () => {
-    expect(() => toOpenAIChatTools({} as never)).toThrow('Expected a ToolRegistry or an array of tool definitions (registry.list()).');
+    expect(() => openaiChat.tools({} as never)).toThrow('Expected a ToolRegistry or an array of tool definitions (registry.list()).');
   });
 
   it('strict round trip: the nulls strict mode forced become missing keys, so defaults apply', async () => {
     const { registry, received } = makeRegistry();
-    const tools = toOpenAIChatTools(registry, { strict: true });
+    const tools = openaiChatStrict.tools(registry);
     expect(tools[1]!.function.parameters.required).toEqual(['query', 'limit', 'filter', 'sort']);
     // What a model bound by the strict schema sends: every key, null for the ones it leaves out.
     const toolCalls = [
@@ -196,23 +195,23 @@ describe('OpenAI tool calls in, results out', () => {
       },
       { id: 'call_s2', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Oslo","unit":null}' } },
     ] satisfies OpenAI.Chat.ChatCompletionMessageToolCall[];
-    const outcomes = await runToolCalls(registry, parseOpenAIToolCalls(toolCalls, { strict: registry }), { approve: 'allow-all' });
+    const outcomes = await dispatchCalls(registry, openaiChatStrict.parseCalls(toolCalls, { tools: registry }), { approve: 'allow-all' });
     expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
     expect(received.map((call) => call.input)).toEqual([
       { query: 'tools', limit: 10, filter: { author: null } },
       { location: 'Oslo', unit: 'celsius' },
     ]);
     // Without the strict option the nulls reach the tool's schema, which refuses them.
-    const [refused] = await runToolCalls(registry, parseOpenAIToolCalls(toolCalls.slice(1)));
+    const [refused] = await dispatchCalls(registry, openaiChat.parseCalls(toolCalls.slice(1)));
     expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('get_weather.unit') } });
   });
 
   it('Responses: reads function_call items by call_id and answers with function_call_output items', async () => {
     const { registry, received } = makeRegistry();
-    const calls = parseOpenAIResponsesCalls({ output: responseOutput });
+    const calls = openaiResponses.parseCalls({ output: responseOutput });
     expect(calls.map((call) => call.callId)).toEqual(['call_12345xyz', 'call_2']);
-    const outcomes = await runToolCalls(registry, calls, { approve: 'allow-all' });
-    const items = toOpenAIResponsesOutputs(outcomes) satisfies OpenAI.Responses.ResponseInputItem[];
+    const outcomes = await dispatchCalls(registry, calls, { approve: 'allow-all' });
+    const items = openaiResponses.results(outcomes) satisfies OpenAI.Responses.ResponseInputItem[];
     expect(items).toEqual([
       { type: 'function_call_output', call_id: 'call_12345xyz', output: '{"location":"Paris, France","unit":"celsius","temperature":21}' },
       { type: 'function_call_output', call_id: 'call_2', output: expect.stringMatching(/^Error \(invalid_input\): Invalid input for search: the arguments are not valid JSON/) },
@@ -224,12 +223,12 @@ describe('OpenAI tool calls in, results out', () => {
     const registry = new ToolRegistry().register(
       defineTool({ name: 'big', description: 'Big output.', input: v.object({}), run: () => 'x'.repeat(5000) }),
     );
-    const outcomes = await runToolCalls(registry, [{ callId: 'c1', name: 'big', input: {} }]);
-    const [message] = toOpenAIToolMessages(outcomes, { maxChars: 1000 });
+    const outcomes = await dispatchCalls(registry, [{ callId: 'c1', name: 'big', input: {} }]);
+    const [message] = openaiChat.results(outcomes, { maxChars: 1000 });
     expect(message!.content.length).toBeLessThanOrEqual(1000);
     expect(message!.content).toMatch(/^x+\n\[Truncated: showing the first \d+ of 5000 characters\. Ask for less/);
-    expect(toOpenAIToolMessages(outcomes)[0]!.content).toBe('x'.repeat(5000));
-    expect(() => toOpenAIToolMessages(outcomes, { maxChars: 10 })).toThrow(
+    expect(openaiChat.results(outcomes)[0]!.content).toBe('x'.repeat(5000));
+    expect(() => openaiChat.results(outcomes, { maxChars: 10 })).toThrow(
       'maxChars must be a whole number of characters, at least 200 (or Infinity), got 10.',
     );
   });

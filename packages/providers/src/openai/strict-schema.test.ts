@@ -2,7 +2,7 @@ import type { JsonSchema } from '@toolshed/core';
 import { describe, expect, it } from 'vitest';
 import { restoreOmittedKeys } from './strict-restore.js';
 import { describeStrictProblems, strictSchemaProblems, toStrictSchema } from './strict-schema.js';
-import { makeRegistry } from './tools.fixture.js';
+import { makeRegistry } from '../tools.fixture.js';
 
 function strict(schema: JsonSchema) {
   const result = toStrictSchema(schema);
@@ -154,6 +154,12 @@ describe('toStrictSchema', () => {
         $defs: { Node: object({ children: { type: 'array', items: { $ref: '#/$defs/Node' } } }) },
       }),
     ).toEqual([{ at: 'tree.children[]', reason: expect.stringContaining('recursive ($ref "#/$defs/Node")') }]);
+    expect(strictSchemaProblems(object({ name: { type: 'string' }, parent: { $ref: '#' } }, ['name']))).toEqual([
+      { at: 'parent', reason: 'it is recursive ($ref "#"); the strict rewrite only handles schemas it can inline' },
+    ]);
+    expect(strictSchemaProblems(object({ far: { $ref: 'https://example.org/address.json' } }))).toEqual([
+      { at: 'far', reason: 'its $ref "https://example.org/address.json" does not point to a schema inside this one' },
+    ]);
     expect(strictSchemaProblems({ type: 'string' })).toEqual([{ at: '(input)', reason: 'the root of the input must be an object schema' }]);
 
     let deep: JsonSchema = { type: 'string' };

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { toMcpTools } from './mcp.js';
-import { makeRegistry } from './tools.fixture.js';
+import { makeRegistry } from '../tools.fixture.js';
+import { mcp } from './adapter.js';
 
 describe('toMcpTools', () => {
   it('maps definitions to the tools/list shape with MCP annotation hints', () => {
     const { registry } = makeRegistry();
-    const [weather, search, remove, ping] = toMcpTools(registry);
+    const [weather, search, remove, ping] = mcp.tools(registry);
     expect(weather).toEqual({
       name: 'get_weather',
       title: 'Weather',
@@ -26,8 +26,8 @@ describe('toMcpTools', () => {
 
   it('gives copies: changing the result does not change the registry', () => {
     const { registry } = makeRegistry();
-    const [weather] = toMcpTools(registry);
+    const [weather] = mcp.tools(registry);
     (weather!.inputSchema.properties as Record<string, unknown>).location = 'changed';
-    expect(toMcpTools(registry)[0]!.inputSchema.properties).toMatchObject({ location: { type: 'string' } });
+    expect(mcp.tools(registry)[0]!.inputSchema.properties).toMatchObject({ location: { type: 'string' } });
   });
 });
