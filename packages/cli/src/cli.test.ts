@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureProject } from './project.fixture.js';
 
 const bin = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
-// The repository root declares the bundled plugins, like a user's project would.
-const projectRoot = fileURLToPath(new URL('../../..', import.meta.url));
+// A project of the tests' own that declares the bundled plugins, like a user's project would.
+const projectRoot = fixtureProject();
 
 interface Run {
   code: number;

@@ -5,10 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureProject } from '../project.fixture.js';
 
 const bin = fileURLToPath(new URL('../../dist/toolshed.js', import.meta.url));
-// The repository root declares the bundled plugins, like a user's project would.
-const projectRoot = fileURLToPath(new URL('../../../..', import.meta.url));
+// A project of the tests' own that declares the bundled plugins, like a user's project would.
+const projectRoot = fixtureProject();
+const workspace = fileURLToPath(new URL('../../../..', import.meta.url));
 
 function toolshed(args: string[], cwd = projectRoot): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -82,8 +84,8 @@ describe('toolshed schema --format openai-strict with a tool that cannot be stri
     dir = realpathSync(await mkdtemp(join(tmpdir(), 'toolshed-format-')));
     // The workspace's built core and valibot stand in for what npm would install next to the plugin.
     await mkdir(join(dir, 'node_modules/@toolshed'), { recursive: true });
-    await symlink(join(projectRoot, 'packages/core'), join(dir, 'node_modules/@toolshed/core'), 'dir');
-    await symlink(realpathSync(join(projectRoot, 'packages/core/node_modules/valibot')), join(dir, 'node_modules/valibot'), 'dir');
+    await symlink(join(workspace, 'packages/core'), join(dir, 'node_modules/@toolshed/core'), 'dir');
+    await symlink(realpathSync(join(workspace, 'packages/core/node_modules/valibot')), join(dir, 'node_modules/valibot'), 'dir');
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'labels-project', private: true }));
     // A local plugin whose tool takes an open-ended record.
     await writeFile(
