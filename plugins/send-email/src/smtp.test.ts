@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FailureOutcome, Outcome, SuccessOutcome } from '@toolshed/core';
-import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeHostHarness, makeTempDir, secretForms, type Harness } from './harness.fixture.js';
 import { freePort, startSmtpServer, type TestSmtpServer } from './smtp-server.fixture.js';
