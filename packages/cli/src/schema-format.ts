@@ -1,27 +1,16 @@
 import type { ToolDefinition } from '@toolshed/core';
+import { TOOL_FORMATS, type ToolFormat } from '@toolshed/providers/formats';
 
-export const SCHEMA_FORMATS = ['openai', 'openai-strict', 'openai-responses', 'anthropic', 'gemini', 'mcp'] as const;
-export type SchemaFormat = (typeof SCHEMA_FORMATS)[number];
+/** What `--format` takes: the providers' list of formats, one per adapter (the names only, so nothing loads). */
+export const SCHEMA_FORMATS = TOOL_FORMATS;
+export type SchemaFormat = ToolFormat;
 
 /**
- * The tools as a model API's `tools` field takes them. The providers package
- * loads only when a format is asked for. A tool that cannot be made strict
- * throws, naming the tool, the field and the reason.
+ * The tools as a model API's `tools` field takes them, by that format's
+ * adapter. The providers package loads only when a format is asked for. A
+ * tool that cannot be made strict throws, naming the tool, the field and the reason.
  */
 export async function formatTools(format: SchemaFormat, tools: ToolDefinition[]): Promise<unknown> {
-  const providers = await import('@toolshed/providers');
-  switch (format) {
-    case 'openai':
-      return providers.toOpenAIChatTools(tools);
-    case 'openai-strict':
-      return providers.toOpenAIChatTools(tools, { strict: true });
-    case 'openai-responses':
-      return providers.toOpenAIResponsesTools(tools);
-    case 'anthropic':
-      return providers.toAnthropicTools(tools);
-    case 'gemini':
-      return providers.toGeminiTools(tools);
-    case 'mcp':
-      return providers.toMcpTools(tools);
-  }
+  const { adapters } = await import('@toolshed/providers');
+  return adapters[format].tools(tools);
 }

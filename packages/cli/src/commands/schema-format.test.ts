@@ -47,6 +47,14 @@ describe('toolshed schema --format', () => {
     ]);
   });
 
+  it('openai-responses-strict: Responses tools with strict: true and the rewritten schemas', async () => {
+    const run = await toolshed(['schema', 'echo', '--format', 'openai-responses-strict']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([
+      { type: 'function', name: 'echo', description: echoDescription, parameters: { ...echoSchema, additionalProperties: false }, strict: true },
+    ]);
+  });
+
   it('openai-responses, anthropic, gemini and mcp', async () => {
     const [responses, anthropic, gemini, mcp] = await Promise.all(
       ['openai-responses', 'anthropic', 'gemini', 'mcp'].map((format) => toolshed(['schema', 'echo', '--format', format])),
@@ -74,7 +82,7 @@ describe('toolshed schema --format', () => {
     const run = await toolshed(['schema', '--format', 'cohere']);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain("argument 'cohere' is invalid. Allowed choices are openai, openai-strict, openai-responses, anthropic, gemini, mcp.");
+    expect(run.stderr).toContain("argument 'cohere' is invalid. Allowed choices are openai, openai-strict, openai-responses, openai-responses-strict, anthropic, gemini, mcp.");
   });
 });
 

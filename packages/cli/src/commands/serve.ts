@@ -5,8 +5,6 @@ import { servedSearch } from '../tool-search.js';
 import { UsageError } from '../usage-error.js';
 import { version } from '../version.js';
 
-const LOOPBACK = /^(localhost|127(\.\d+){3}|::1)$/;
-
 function plural(count: number): string {
   return `${count} tool${count === 1 ? '' : 's'}`;
 }
@@ -73,7 +71,8 @@ export function registerServe(program: Command): void {
       }
       const service = await mcp.serveHttp(registry, { ...info, ...address, stateless: options.stateless ?? false, allowedOrigins });
       process.stdout.write(`toolshed: serving ${count} at ${service.url}${options.stateless ? ' (stateless)' : ''}\n`);
-      if (!LOOPBACK.test(service.host)) {
+      // The same rule as the server's own Host-header check: the one in @toolshed/mcp.
+      if (!mcp.isLoopback(service.host)) {
         process.stderr.write(
           `toolshed: warning: ${service.host} is reachable from other machines, and this server has no authentication; ` +
             'anyone who can reach it can call these tools. Use 127.0.0.1 unless that is what you want.\n',
