@@ -1,4 +1,4 @@
-import type { JsonSchema } from '@toolshed/core';
+import { isRecord, type JsonSchema } from '@toolshed/core';
 import type * as FastCheck from 'fast-check';
 
 type Fc = typeof FastCheck;
@@ -16,7 +16,7 @@ export interface InvalidInput {
 
 const MAX_DEPTH = 4;
 
-const isObject = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonSchema => isRecord(value);
 
 function kindOf(value: unknown): Kind {
   if (value === null) return 'null';

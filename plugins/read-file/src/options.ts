@@ -1,3 +1,4 @@
+import { optionIssues } from '@toolshed/core/contract';
 import * as v from 'valibot';
 
 export const DEFAULT_MAX_LINES = 2000;
@@ -41,7 +42,9 @@ export type ResolvedReadFileOptions = v.InferOutput<typeof ReadFileOptionsSchema
 export function parseOptions(options: ReadFileOptions): ResolvedReadFileOptions {
   const parsed = v.safeParse(ReadFileOptionsSchema, options);
   if (!parsed.success) {
-    throw new TypeError(`@toolshed/tool-read-file: invalid options: ${v.summarize(parsed.issues)}`);
+    // Core's wording, the one the host uses: the option path, never a value a check saw.
+    const issues = optionIssues(parsed.issues).map((issue) => issue.message);
+    throw new TypeError(`@toolshed/tool-read-file: invalid options: ${issues.join('; ')}.`);
   }
   return parsed.output;
 }
