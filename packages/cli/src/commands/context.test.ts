@@ -102,7 +102,7 @@ describe('toolshed context', () => {
   it('an unknown format is a usage error naming the formats', async () => {
     const run = await toolshed(['context', '--format', 'claude']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/argument 'claude' is invalid\. Allowed choices are openai, openai-strict, openai-responses, anthropic, gemini, mcp\./);
+    expect(run.stderr).toMatch(/argument 'claude' is invalid\. Allowed choices are openai, openai-strict, openai-responses, openai-responses-strict, anthropic, gemini, mcp\./);
   });
 
   it("runs the README's commands as written", async () => {
