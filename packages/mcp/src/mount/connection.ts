@@ -87,6 +87,15 @@ export async function connect(config: McpServerConfig, cwd: string, events: Conn
   } else {
     transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
   }
+  const signalChild = () => {
+    const pid = stdio?.pid;
+    if (pid === undefined || pid === null) return;
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  };
   const lastWords = () => (stderrTail.length > 0 ? `; its last words on stderr: ${stderrTail.slice(-3).join(' | ')}` : '');
   const client = new Client({ name: 'toolshed', version: '1.0.0' }, { capabilities: {} });
   client.onerror = (error) => {
@@ -94,11 +103,15 @@ export async function connect(config: McpServerConfig, cwd: string, events: Conn
     if (isGarbage(error)) {
       fault = `wrote something that is not an MCP message to its stdout (${describe(error).slice(0, 200)}); a stdio server may write only MCP messages there (logs go to stderr)`;
       events.log(`[mcp ${config.name}] ${fault}`);
+      // Stop it at once: a server that breaks the framing cannot be trusted with the next message.
+      signalChild();
       void client.close().catch(() => {});
     } else events.log(`[mcp ${config.name}] ${describe(error)}`);
   };
+  let connected = false;
   client.onclose = () => {
-    if (closing) return;
+    // Before the handshake is done, connect() itself reports why it failed.
+    if (closing || !connected) return;
     fault ??= stdio ? `exited${lastWords()}` : 'closed the connection';
     events.closed(fault);
   };
@@ -112,6 +125,7 @@ export async function connect(config: McpServerConfig, cwd: string, events: Conn
     const why = fault ?? (error instanceof McpError && error.code === ErrorCode.ConnectionClosed && stdio ? `its process exited before it answered` : describe(error));
     throw new Error(`could not ${stdio ? 'start' : 'connect'}${where}: ${why}${lastWords()}`);
   }
+  connected = true;
   const pid = stdio?.pid ?? undefined;
   return {
     pid,
@@ -141,23 +155,11 @@ export async function connect(config: McpServerConfig, cwd: string, events: Conn
     fault: () => fault,
     killNow() {
       closing = true;
-      if (pid !== undefined) {
-        try {
-          process.kill(pid, 'SIGTERM');
-        } catch {
-          // Already gone.
-        }
-      }
+      signalChild();
     },
     async close() {
       closing = true;
-      if (pid !== undefined) {
-        try {
-          process.kill(pid, 'SIGTERM');
-        } catch {
-          // Already gone.
-        }
-      }
+      signalChild();
       await client.close().catch(() => {});
     },
   };

@@ -14,12 +14,22 @@ export function backoffMs(failures: number): number {
 type Heavy = typeof import('./connection.js') & typeof import('./result.js');
 let heavy: Promise<Heavy> | undefined;
 function loadHeavy(): Promise<Heavy> {
-  heavy ??= Promise.all([import('./connection.js'), import('./result.js')]).then(([connection, result]) => ({ ...connection, ...result }));
+  // A failed import is not kept: the next start tries again.
+  heavy ??= Promise.all([import('./connection.js'), import('./result.js')]).then(
+    ([connection, result]) => ({ ...connection, ...result }),
+    (error: unknown) => {
+      heavy = undefined;
+      throw error;
+    },
+  );
   return heavy;
 }
 let validation: Promise<typeof import('./validate.js')> | undefined;
 function loadValidation(): Promise<typeof import('./validate.js')> {
-  validation ??= import('./validate.js');
+  validation ??= import('./validate.js').catch((error: unknown) => {
+    validation = undefined;
+    throw error;
+  });
   return validation;
 }
 

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { checkServerConfig, isMcpConfigError } from './config.js';
+
+const where = 'toolshed.config.json mcpServers[0]';
+
+describe('checkServerConfig', () => {
+  it('returns a typed copy of a stdio entry and of an HTTP entry', () => {
+    const stdio = { name: 'files', command: 'npx', args: ['-y', 'x'], env: { TOKEN: 's' }, cwd: 'sub', include: ['a'], rename: { a: 'b' }, annotations: { '*': { readOnly: true } }, timeoutMs: 5000 };
+    const checked = checkServerConfig(stdio, where);
+    expect(checked).toEqual(stdio);
+    expect(checked).not.toBe(stdio);
+    expect(checkServerConfig({ name: 'remote', url: 'https://example.test/mcp', headers: { Authorization: 'Bearer x' } }, where)).toEqual({
+      name: 'remote',
+      url: 'https://example.test/mcp',
+      headers: { Authorization: 'Bearer x' },
+    });
+  });
+
+  it.each([
+    [null, undefined, 'must be an object'],
+    [[], undefined, 'must be an object'],
+    [{ name: 'x' }, undefined, 'needs "command" (a stdio server) or "url"'],
+    [{ name: 'x', command: 'a', url: 'http://h/' }, undefined, 'has both "command" and "url"'],
+    [{ name: 'bad name', command: 'a' }, 'name', 'must be 1 to 64 letters'],
+    [{ command: 'a' }, 'name', 'must be 1 to 64 letters'],
+    [{ name: 'x', command: '' }, 'command', 'must be a non-empty string'],
+    [{ name: 'x', command: 'a', args: 'b' }, 'args', 'must be an array of strings'],
+    [{ name: 'x', command: 'a', args: [1] }, 'args', 'must be an array of strings'],
+    [{ name: 'x', command: 'a', env: { TOKEN: { env: 'TOKEN' } } }, 'env.TOKEN', 'resolve {"env": NAME} references'],
+    [{ name: 'x', command: 'a', env: [] }, 'env', 'must be an object'],
+    [{ name: 'x', command: 'a', cwd: 3 }, 'cwd', 'must be a directory path'],
+    [{ name: 'x', command: 'a', url2: 'b' }, 'url2', 'is not a field of a stdio server'],
+    [{ name: 'x', command: 'a', headers: {} }, 'headers', 'is not a field of a stdio server'],
+    [{ name: 'x', url: 'http://h/', env: {} }, 'env', 'is not a field of an HTTP server'],
+    [{ name: 'x', url: 'not a url' }, 'url', 'absolute http: or https: URL'],
+    [{ name: 'x', url: 'file:///etc/passwd' }, 'url', 'absolute http: or https: URL'],
+    [{ name: 'x', url: 'http://h/', headers: { A: 1 } }, 'headers.A', 'must be a string'],
+    [{ name: 'x', command: 'a', include: 'echo' }, 'include', 'array of non-empty strings'],
+    [{ name: 'x', command: 'a', exclude: [''] }, 'exclude', 'array of non-empty strings'],
+    [{ name: 'x', command: 'a', rename: { a: 2 } }, 'rename.a', 'must be a string'],
+    [{ name: 'x', command: 'a', annotations: { echo: { readOnlyHint: true } } }, 'annotations.echo.readOnlyHint', 'is not a mark'],
+    [{ name: 'x', command: 'a', annotations: { echo: { readOnly: 'yes' } } }, 'annotations.echo.readOnly', 'must be a boolean'],
+    [{ name: 'x', command: 'a', annotations: { echo: true } }, 'annotations.echo', 'must be an object'],
+    [{ name: 'x', command: 'a', timeoutMs: 0 }, 'timeoutMs', 'positive number of milliseconds'],
+    [{ name: 'x', command: 'a', transport: 'http' }, 'transport', 'must be "stdio"'],
+  ])('refuses %j naming the field %s', (value, field, reason) => {
+    let caught: unknown;
+    try {
+      checkServerConfig(value, where);
+    } catch (error) {
+      caught = error;
+    }
+    expect(isMcpConfigError(caught)).toBe(true);
+    const error = caught as { where: string; field: string | undefined; message: string };
+    expect(error.where).toBe(where);
+    expect(error.field).toBe(field);
+    expect(error.message).toContain(where);
+    expect(error.message).toContain(reason);
+  });
+
+  it('never quotes an env or header value in an error', () => {
+    expect(() => checkServerConfig({ name: 'x', command: 'a', env: { TOKEN: 'sk-secret', N: 5 } }, where)).toThrow(/"env\.N" must be a string/);
+    try {
+      checkServerConfig({ name: 'x', command: 'a', env: { TOKEN: 'sk-secret', N: 5 } }, where);
+    } catch (error) {
+      expect(String((error as Error).message)).not.toContain('sk-secret');
+    }
+  });
+});

@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ToolEvent } from '@toolshed/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { everything, registryOf, scratch, type Scratch } from './mount.fixture.js';
+
+let s: Scratch;
+beforeEach(() => {
+  s = scratch();
+});
+afterEach(async () => {
+  await s.cleanup();
+});
+
+describe('@modelcontextprotocol/server-everything over stdio', () => {
+  it('lists its tools with MCP hints in Toolshed words, and caches them for a mount that starts nothing', async () => {
+    const mount = s.mount(everything());
+    expect(mount.cached()).toBeUndefined();
+    const definitions = await mount.refresh();
+    const echo = definitions.find((definition) => definition.name === 'echo')!;
+    expect(echo.inputSchema).toMatchObject({ type: 'object', required: ['message'] });
+    expect(echo.inputSchema).not.toHaveProperty('$schema');
+    expect(echo.annotations).toMatchObject({ readOnly: true, destructive: false, idempotent: true, openWorld: false });
+    expect(definitions.find((definition) => definition.name === 'gzip-file-as-resource')!.annotations).toMatchObject({ openWorld: true });
+
+    const again = s.mount(everything());
+    expect(again.cached()).toEqual(definitions);
+    expect(again.state()).toEqual({ status: 'idle' });
+  });
+
+  it('calls a tool through a registry, from a cached manifest, starting the server on the first call', async () => {
+    await s.mount(everything()).refresh();
+    const mount = s.mount(everything());
+    const registry = registryOf([[mount, mount.cached()!]]);
+    expect(mount.state().status).toBe('idle');
+    const outcome = await registry.dispatch({ name: 'echo', input: { message: 'hello' } });
+    expect(outcome).toMatchObject({ ok: true, output: 'Echo: hello' });
+    expect(mount.state()).toMatchObject({ status: 'connected', pid: expect.any(Number) });
+  });
+
+  it.each([
+    ['echo', { message: 3 }, 'Invalid input for echo.message: expected string, received number', ['message']],
+    ['echo', {}, 'Invalid input for echo.message: missing required field "message"', ['message']],
+    ['get-sum', { a: 1, b: 'two' }, 'Invalid input for get-sum.b: expected number, received string', ['b']],
+    ['get-structured-content', { location: 'Paris' }, 'Invalid input for get-structured-content.location: must be one of "New York", "Chicago", "Los Angeles"', ['location']],
+    ['get-resource-links', { count: 11 }, 'Invalid input for get-resource-links.count: must be <= 10', ['count']],
+  ] as const)('refuses %s %j with invalid_input and a path, before anything is sent (the server is never started)', async (name, input, message, at) => {
+    await s.mount(everything()).refresh();
+    const mount = s.mount(everything());
+    const registry = registryOf([[mount, mount.cached()!]]);
+    const outcome = await registry.dispatch({ name, input });
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error).toMatchObject({ code: 'invalid_input', message });
+    expect(outcome.error.issues?.[0]?.path).toEqual(at);
+    expect(mount.state()).toEqual({ status: 'idle' });
+  });
+
+  it('gives structuredContent as the output, checked against the outputSchema', async () => {
+    const mount = s.mount(everything());
+    const definitions = await mount.refresh();
+    expect(definitions.find((definition) => definition.name === 'get-structured-content')!.outputSchema).toMatchObject({ type: 'object' });
+    const outcome = await registryOf([[mount, definitions]]).dispatch({ name: 'get-structured-content', input: { location: 'Chicago' } });
+    expect(outcome).toMatchObject({ ok: true, output: { temperature: expect.any(Number), conditions: expect.any(String) } });
+  });
+
+  it('gives mixed content (text and an image) as {content}', async () => {
+    const mount = s.mount(everything());
+    const outcome = await registryOf([[mount, await mount.refresh()]]).dispatch({ name: 'get-tiny-image', input: {} });
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    const content = (outcome.output as { content: { type: string }[] }).content;
+    expect(content.map((item) => item.type)).toContain('image');
+  });
+
+  it('passes the server only the default environment and its configured env, never the host environment', async () => {
+    process.env.TOOLSHED_HOST_SECRET = 'sk-host-only';
+    try {
+      const mount = s.mount(everything({ env: { GIVEN_TO_SERVER: 'yes' } }));
+      const outcome = await registryOf([[mount, await mount.refresh()]]).dispatch({ name: 'get-env', input: {} });
+      expect(outcome.ok).toBe(true);
+      if (!outcome.ok) return;
+      const env = JSON.parse(outcome.output as string) as Record<string, string>;
+      expect(env.GIVEN_TO_SERVER).toBe('yes');
+      expect(JSON.stringify(env)).not.toContain('sk-host-only');
+      for (const key of Object.keys(env)) expect([...DEFAULT_INHERITED_ENV_VARS, 'GIVEN_TO_SERVER']).toContain(key);
+    } finally {
+      delete process.env.TOOLSHED_HOST_SECRET;
+    }
+  });
+
+  it('never writes env values in clear to the cache, and keys it by them', async () => {
+    const mount = s.mount(everything({ env: { API_TOKEN: 'sk-cache-secret' } }));
+    await mount.refresh();
+    const file = path.join(s.ctx.cacheDir, 'everything.json');
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain('sk-cache-secret');
+    expect(text).not.toContain('API_TOKEN');
+    expect(s.mount(everything({ env: { API_TOKEN: 'sk-cache-secret' } })).cached()).toBeDefined();
+    expect(s.mount(everything({ env: { API_TOKEN: 'another' } })).cached()).toBeUndefined();
+    expect(s.mount(everything({ args: [...(everything() as { args: string[] }).args, 'x'] })).cached()).toBeUndefined();
+  });
+
+  it('reports progress as call.progress events', async () => {
+    const mount = s.mount(everything());
+    const registry = registryOf([[mount, await mount.refresh()]]);
+    const events: ToolEvent[] = [];
+    registry.subscribe((event) => events.push(event));
+    const outcome = await registry.dispatch({ name: 'trigger-long-running-operation', input: { duration: 0.3, steps: 3 } });
+    expect(outcome.ok).toBe(true);
+    const progress = events.filter((event) => event.type === 'call.progress');
+    expect(progress.length).toBe(3);
+    expect(progress.at(-1)).toMatchObject({ progress: { progress: 3, total: 3 } });
+  });
+
+  it('applies include, exclude, rename and config marks', async () => {
+    const mount = s.mount(
+      everything({
+        include: ['echo', 'get-sum', 'get-env', 'no-such-tool'],
+        exclude: ['get-env'],
+        rename: { echo: 'everything_echo' },
+        annotations: { '*': { openWorld: true }, 'get-sum': { destructive: true, readOnly: false } },
+      }),
+    );
+    const definitions = await mount.refresh();
+    expect(definitions.map((definition) => definition.name)).toEqual(['everything_echo', 'get-sum']);
+    expect(definitions[0]!.annotations).toMatchObject({ readOnly: true, openWorld: true });
+    expect(definitions[1]!.annotations).toMatchObject({ readOnly: false, destructive: true });
+    expect(s.logs.join('\n')).toContain('MCP server "everything" has no tool "no-such-tool" (named in "include")');
+    const outcome = await registryOf([[mount, definitions]], { approve: 'allow-all' }).dispatch({ name: 'everything_echo', input: { message: 'renamed' } });
+    expect(outcome).toMatchObject({ ok: true, output: 'Echo: renamed' });
+    expect(() => mount.tool('echo')).toThrow('MCP server "everything" has no tool "echo"; its tools: everything_echo, get-sum.');
+  });
+
+  it('denies an open-world tool by default, like any tool that needs approval', async () => {
+    const mount = s.mount(everything({ include: ['gzip-file-as-resource'] }));
+    const outcome = await registryOf([[mount, await mount.refresh()]]).dispatch({ name: 'gzip-file-as-resource', input: {} });
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'denied' } });
+    if (outcome.ok) return;
+    expect(outcome.error.message).toContain('open-world');
+  });
+
+  it('names both sources when two servers offer the same tool name', async () => {
+    const one = s.mount(everything({ include: ['echo'] }));
+    const other = s.mount(everything({ name: 'everything2', include: ['echo'] } as never));
+    const definitions = await one.refresh();
+    expect(() => registryOf([[one, definitions], [other, definitions]])).toThrow(/"echo": registered from mcp:everything and again from mcp:everything2/);
+  });
+});
