@@ -22,7 +22,7 @@ function tokensOf(value: unknown): number {
 }
 
 describe('measureTools', () => {
-  it('counts exactly what toOpenAIChatTools sends, per tool and in total', async () => {
+  it('counts exactly what openaiChat.tools sends, per tool and in total', async () => {
     const report = await measureTools([weather, ping], { format: 'openai' });
     const sent = openaiChat.tools([weather, ping]);
     expect(report.total.tokens).toBe(tokensOf(sent));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { makeRegistry } from '../tools.fixture.js';
 import { mcp } from './adapter.js';
 
-describe('toMcpTools', () => {
+describe('mcp.tools', () => {
   it('maps definitions to the tools/list shape with MCP annotation hints', () => {
     const { registry } = makeRegistry();
     const [weather, search, remove, ping] = mcp.tools(registry);
