@@ -6,7 +6,7 @@ import { gemini } from './gemini/adapter.js';
 import { mcp } from './mcp/adapter.js';
 import { openaiChat, openaiChatStrict } from './openai/chat.js';
 import { openaiResponsesStrict } from './openai/responses.js';
-import { runToolCalls } from './run-tool-calls.js';
+import { dispatchCalls, runToolCalls } from './run-tool-calls.js';
 import { makeRegistry } from './tools.fixture.js';
 
 describe('adapters', () => {
@@ -27,6 +27,20 @@ describe('adapters', () => {
     expect(openaiChat.results([])).toEqual([]);
     expect(anthropic.results([])).toEqual({ role: 'user', content: [] });
     expect(gemini.results([])).toEqual({ role: 'user', parts: [] });
+  });
+
+  it('no adapter throws on a reply of junk a model or a proxy could send; what it reads as a call is named and never runs unasked', async () => {
+    const { registry, received } = makeRegistry();
+    const junk = [null, 5, 'x', [], {}, { type: 'function' }, { type: 'custom' }, { type: 'function_call' }, { type: 'tool_use', name: 7 }, { functionCall: 7 }, { functionCall: {} }, { method: 'tools/call' }];
+    for (const adapter of Object.values(adapters)) {
+      for (const reply of [junk, { tool_calls: junk }, { output: junk }, { content: junk }, { parts: junk }, { candidates: [{ content: { parts: junk } }] }]) {
+        const calls = adapter.parseCalls(reply, { tools: registry });
+        for (const call of calls) expect(typeof call.name, adapter.format).toBe('string');
+        const outcomes = await dispatchCalls(registry, calls);
+        expect(outcomes.every((outcome) => !outcome.ok), adapter.format).toBe(true);
+      }
+    }
+    expect(received).toEqual([]);
   });
 
   it('a strict adapter asked to read calls without the tools that were sent says so, rather than let the nulls through', () => {
