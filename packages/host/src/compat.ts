@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { CoreMismatch } from './types.js';
 
 // The apiVersion rule is core's (`@toolshed/core/contract`), shared with manifest generation and the testing kit.
@@ -10,7 +9,9 @@ let coreVersion: string | undefined;
 /** The version of the @toolshed/core this host runs with. */
 export function runningCoreVersion(): string {
   if (coreVersion === undefined) {
-    const file = createRequire(import.meta.url).resolve('@toolshed/core/package.json');
+    // import.meta.resolve uses the ES module resolver that is already running; createRequire
+    // would start CommonJS resolution on every `toolshed list` just for this (1-5 ms).
+    const file = new URL(import.meta.resolve('@toolshed/core/package.json'));
     coreVersion = (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
   }
   return coreVersion;
@@ -31,21 +32,25 @@ export async function coreMismatch(peerDependencies: unknown): Promise<CoreMisma
   return { range: typeof range === 'string' ? range : JSON.stringify(range), running };
 }
 
-// The forms compare-versions reads as semver does (compat.test.ts checks them against semver):
-// a release version, and one caret range of a major from 1 up, without leading zeros, as plugins declare.
-const RELEASE = /^\d+\.\d+\.\d+$/;
-const CARET = /^\^[1-9]\d*(?:\.(?:0|[1-9]\d*)){0,2}$/;
+// The form nearly every plugin declares, read here as semver reads it (compat.test.ts checks
+// every pair against semver): a release version without leading zeros, and one caret range of
+// a major from 1 up.
+const RELEASE = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
+const CARET = /^\^([1-9]\d*)(?:\.(0|[1-9]\d*))?(?:\.(0|[1-9]\d*))?$/;
 
 /**
  * Whether a peer range admits a version, as npm reads it. Listings check every plugin, and
  * semver costs about a fifth of `toolshed list`'s start-up (it compiles some 40 regular
- * expressions), so the form nearly every plugin declares (`^1`) is read by compare-versions,
- * a few small functions; every other range or version goes to semver.
+ * expressions), as does importing any CommonJS package: `^M[.m[.p]]` against `X.Y.Z` is read
+ * here (same major, then minor and patch at least the range's), every other form goes to semver.
  */
 export async function admits(version: string, range: string): Promise<boolean> {
-  if (RELEASE.test(version) && CARET.test(range)) {
-    const { satisfies } = await import('compare-versions');
-    return satisfies(version, range);
+  const release = RELEASE.exec(version);
+  const caret = CARET.exec(range);
+  if (release && caret) {
+    const [major = 0, minor = 0, patch = 0] = release.slice(1).map(Number);
+    const [wantMajor = 0, wantMinor = 0, wantPatch = 0] = caret.slice(1).map((part) => Number(part ?? 0));
+    return major === wantMajor && (minor > wantMinor || (minor === wantMinor && patch >= wantPatch));
   }
   const { default: satisfies } = await import('semver/functions/satisfies.js');
   return satisfies(version, range, { includePrerelease: true });
