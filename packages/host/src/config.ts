@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isRecord } from '@toolshed/core/contract';
 import { exposureProblems } from '@toolshed/core/exposure';
 import { ConfigError } from './errors.js';
+import { mcpServersProblems } from './mcp/entries.js';
 import type { HostConfig } from './types.js';
 
 export const CONFIG_FILE = 'toolshed.config.json';
@@ -90,12 +91,15 @@ function checkConfig(config: unknown, label: string, file: string): asserts conf
     problems.push('the config must be a JSON object like {"plugins": ["@toolshed/tool-echo"]}');
   } else {
     for (const key of Object.keys(config)) {
-      if (!['plugins', 'rename', 'discover', 'exposure', '$schema'].includes(key)) problems.push(`unknown key "${key}"; use plugins, rename, discover, exposure`);
+      if (!['plugins', 'mcpServers', 'rename', 'discover', 'exposure', '$schema'].includes(key)) {
+        problems.push(`unknown key "${key}"; use plugins, mcpServers, rename, discover, exposure`);
+      }
     }
     if (config.plugins !== undefined) {
       if (!Array.isArray(config.plugins)) problems.push('"plugins" must be an array');
       else config.plugins.forEach((entry, index) => checkEntry(entry, `plugins[${index}]`, problems));
     }
+    if (config.mcpServers !== undefined) problems.push(...mcpServersProblems(config.mcpServers));
     if (config.rename !== undefined) checkRename(config.rename, 'rename', problems);
     if (config.discover !== undefined && typeof config.discover !== 'boolean') problems.push('"discover" must be true or false');
     if (config.exposure !== undefined) problems.push(...exposureProblems(config.exposure));

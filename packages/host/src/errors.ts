@@ -45,7 +45,9 @@ export function isHostError(value: unknown): value is HostError {
   return hasBrand(value, HOST_ERROR);
 }
 
-export function pluginLabel(plugin: Pick<PluginReport, 'name' | 'version'>): string {
+/** How messages name a plugin: `name@version`, or `mcp server "name"` for a mounted MCP server. */
+export function pluginLabel(plugin: Pick<PluginReport, 'name' | 'version'> & { source?: PluginReport['source']; server?: unknown }): string {
+  if (plugin.source === 'mcp' || plugin.server !== undefined) return `mcp server "${plugin.name}"`;
   return plugin.version ? `${plugin.name}@${plugin.version}` : plugin.name;
 }
 

@@ -268,7 +268,7 @@ describe('config files that cannot be used', () => {
     await expect(createHost({ cwd: project.dir })).rejects.toThrow(
       [
         'toolshed.config.json is not a valid Toolshed config:',
-        '  - unknown key "other"; use plugins, rename, discover, exposure',
+        '  - unknown key "other"; use plugins, mcpServers, rename, discover, exposure',
         '  - plugins[1] must be a package name, a relative path, ["name", {options}] or {"plugin": "name", "options": {...}, "rename": {...}}',
         '  - plugins[2][1] (the options of a) must be an object',
         '  - plugins[3] has unknown key "extra"; use plugin, options, rename',

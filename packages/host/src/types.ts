@@ -1,14 +1,18 @@
-import type { AnyPlugin, AnySchema, Exposure, Plugin, PluginPhase, RegistryOptions, ToolDefinition, ToolRegistry } from '@toolshed/core';
+import type { AnyPlugin, AnySchema, Exposure, Plugin, PluginPhase, RegistryOptions, ToolAnnotations, ToolDefinition, ToolRegistry } from '@toolshed/core';
 import type { InferInput } from 'valibot';
 
-/** Where a plugin came from: handed over in code, named in the config file, or found among the project's dependencies. */
-export type PluginSource = 'code' | 'config' | 'dependency';
+/**
+ * Where a plugin came from: handed over in code, named in the config file, found among the
+ * project's dependencies, or an MCP server mounted from `mcpServers` (in the config or in code).
+ */
+export type PluginSource = 'code' | 'config' | 'dependency' | 'mcp';
 
 export type { PluginPhase };
 
 /**
  * `loaded`: its tools are registered (its code may still be waiting for the first call, see `imported`).
- * `skipped`: found only by discovery and left out because of the error shown.
+ * `skipped`: left out because of the error shown: found only by discovery, or an MCP server
+ *   that could not be listed (no cached manifest, and it would not start); the others load.
  * `failed`: named by the user and broken.
  */
 export type PluginStatus = 'loaded' | 'skipped' | 'failed';
@@ -50,7 +54,70 @@ export interface PluginReport {
   /** Set when its peer range for @toolshed/core does not admit the running core (also one of `warnings`). */
   coreMismatch?: CoreMismatch;
   error?: PluginFailure;
+  /** Set for an MCP server (source `mcp`): how it is reached and where it is now. */
+  server?: McpServerReport;
 }
+
+/** Where a mounted MCP server is (the runtime's state, as plain data). */
+export type McpServerState =
+  /** Not started (or not connected) in this process. */
+  | { status: 'idle' }
+  /** Spawning or connecting; `attempt` counts from 1 since the last success. */
+  | { status: 'starting'; attempt: number }
+  /** Connected; `pid` for a stdio child. */
+  | { status: 'connected'; since: number; pid?: number }
+  /** The last start failed or the server went away; calls before `retryAt` (epoch ms) fail at once with `message`. */
+  | { status: 'failed'; message: string; attempts: number; retryAt?: number }
+  /** The host was closed. */
+  | { status: 'closed' };
+
+export interface McpServerReport {
+  transport: 'stdio' | 'http';
+  state: McpServerState;
+  /** Whether its tools came from the cached manifest (so nothing was started to list them). */
+  cached: boolean;
+}
+
+/** `{"env": "NAME"}`: the value of an environment variable, read when the host starts. */
+export interface EnvReference {
+  env: string;
+}
+
+interface McpServerEntryBase {
+  /** The server's name in reports and outcome messages (`^[a-zA-Z0-9_-]{1,64}$`). */
+  name: string;
+  /** Only these tools, by the server's own names. */
+  include?: string[];
+  /** Never these tools, by the server's own names. */
+  exclude?: string[];
+  /** Toolshed names for the server's tools: `{"read_text_file": "fs_read"}`. */
+  rename?: Record<string, string>;
+  /**
+   * Marks that override what the server says, by the server's tool name or `"*"` for all of
+   * them; hints the server leaves out count as the MCP spec says (destructive, open-world).
+   */
+  annotations?: Record<string, ToolAnnotations>;
+  /** Default timeout of a call to this server's tools. */
+  timeoutMs?: number;
+}
+
+/** An MCP server started as a child process (stdio). It gets only the environment named in `env` (plus PATH, HOME, ...). */
+export interface McpStdioServerEntry extends McpServerEntryBase {
+  command: string;
+  args?: string[];
+  env?: Record<string, string | EnvReference>;
+  /** Working directory, relative to the project root. */
+  cwd?: string;
+}
+
+/** An MCP server reached over Streamable HTTP. */
+export interface McpHttpServerEntry extends McpServerEntryBase {
+  url: string;
+  headers?: Record<string, string | EnvReference>;
+}
+
+/** One entry of `mcpServers`, in toolshed.config.json or `createHost({mcpServers})`. */
+export type McpServerEntry = McpStdioServerEntry | McpHttpServerEntry;
 
 /** Options, with `{"env": "NAME"}` objects standing for environment variables. */
 export type PluginOptionsInput = Record<string, unknown>;
@@ -122,6 +189,8 @@ export interface HostConfig {
   discover?: boolean;
   /** Which tool definitions a model is sent up front (see `Exposure` in @toolshed/core); the registry's option wins. */
   exposure?: Exposure;
+  /** MCP servers whose tools join the registry beside the plugins' (needs @toolshed/mcp installed). */
+  mcpServers?: McpServerEntry[];
 }
 
 export interface HostOptions {
@@ -136,6 +205,13 @@ export interface HostOptions {
    * `config` / `discover` turn them on: a harness composed in code gets exactly what it names.
    */
   plugins?: readonly PluginEntry<AnyPlugin | string>[];
+  /** MCP servers mounted in code; like `plugins`, giving them turns the config file and discovery off unless asked for. */
+  mcpServers?: readonly McpServerEntry[];
+  /**
+   * Start (or connect to) every MCP server once and rewrite its cached manifest, even when
+   * one is cached (`toolshed plugins --refresh`). Left out, cached manifests are used as they are.
+   */
+  refreshServers?: boolean;
   /** A config file path (relative to cwd), a config object, or false for none. Default: toolshed.config.json if present. */
   config?: string | HostConfig | false;
   /** Load plugins found among package.json dependencies/devDependencies. */
@@ -171,6 +247,9 @@ export interface Host {
   readonly warnings: string[];
   /** Import every plugin whose code is still waiting for its first call, and return the report. */
   loadAll(): Promise<PluginReport[]>;
-  /** Release what loaded tools hold (pooled connections, open files): calls each tool's `close()` if it has one. */
+  /**
+   * Release what loaded tools hold (pooled connections, open files): calls each tool's `close()` if it
+   * has one, and closes every mounted MCP server (a stdio server's process has exited when this resolves).
+   */
   close(): Promise<void>;
 }

@@ -1,5 +1,7 @@
 import type { PluginInstance } from '@toolshed/core';
 import { importAndInstantiate, instantiate } from '../load.js';
+import type { ManifestTool } from '../manifest.js';
+import { mountInstance } from '../mcp/instance.js';
 import { packageEntry } from '../package.js';
 import type { Source } from './source.js';
 
@@ -12,6 +14,7 @@ export async function loadSource(
   options: Record<string, unknown> | undefined,
   cwd: string,
   imported: () => void,
+  manifest: readonly ManifestTool[] = [],
 ): Promise<PluginInstance> {
   switch (source.kind) {
     case 'object':
@@ -21,6 +24,8 @@ export async function loadSource(
       return importAndInstantiate(source.file, options, cwd, imported);
     case 'package':
       return importAndInstantiate(await packageEntry(source.dir, source.pkg), options, cwd, imported);
+    case 'mcp':
+      return mountInstance(source.mount, manifest);
     default:
       return unknownSource(source);
   }

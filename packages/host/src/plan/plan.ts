@@ -15,6 +15,8 @@ import { applyRenames } from './renames.js';
 import { resolveSpec } from './resolve.js';
 import type { Source } from './source.js';
 import { isLive } from './state.js';
+import { mcpLog, serverEntries } from '../mcp/entries.js';
+import { planMcpServers } from '../mcp/source.js';
 
 export interface Plan {
   cwd: string;
@@ -67,7 +69,7 @@ export async function plan(options: HostOptions): Promise<Plan> {
   // A cwd given in so many words is the root; otherwise the root is found upward, as npm finds its prefix.
   const cwd = options.cwd !== undefined ? path.resolve(options.cwd) : findProjectRoot(process.cwd());
   const env = options.env ?? process.env;
-  const inCode = options.plugins !== undefined;
+  const inCode = options.plugins !== undefined || options.mcpServers !== undefined;
   const loaded = loadConfig(cwd, options.config ?? (inCode ? false : undefined));
   const config = loaded?.config ?? {};
   const discover = options.discover ?? (inCode ? false : (config.discover ?? true));
@@ -94,8 +96,12 @@ export async function plan(options: HostOptions): Promise<Plan> {
     } else if (!earlier) seen.set(record.about.name, record);
   }
 
+  // After the check for plugins named twice (a server's name is not a package's), before discovery
+  // (so a discovered plugin offering a tool name a server has is the one skipped).
+  records.push(...(await planMcpServers(serverEntries(options, loaded), { cwd, env, refresh: options.refreshServers === true, ...mcpLog(options) })));
+
   if (discover) {
-    const named = new Set(records.map((record) => record.entry.label));
+    const named = new Set(records.filter((record) => record.entry.named !== 'mcp').map((record) => record.entry.label));
     const missing: DeclaredDependency[] = [];
     const context = { cwd, env, configName: loaded?.label ?? 'toolshed.config.json' };
     for (const dependency of declaredDependencies(cwd)) {

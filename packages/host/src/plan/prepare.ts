@@ -72,5 +72,8 @@ export async function prepare(
       }));
       return { state: { status: 'planned', source, manifest, tools }, ...(options ? { options } : {}) };
     }
+    case 'mcp':
+      // A server is planned by planMcpServers (cache or refresh), never from a plugin entry.
+      throw new Error('an MCP server is planned by planMcpServers, not prepare');
   }
 }

@@ -1,5 +1,6 @@
 import { describeThrown, isPluginError, PluginError } from '@toolshed/core/contract';
-import type { CoreMismatch, PluginReport } from '../types.js';
+import type { McpMount } from '../mcp/runtime.js';
+import type { CoreMismatch, McpServerReport, PluginReport } from '../types.js';
 import type { PlanEntry } from './entry.js';
 import { isLive, type PluginState } from './state.js';
 
@@ -16,6 +17,8 @@ export interface About {
   offered: string[];
   warnings: string[];
   coreMismatch?: CoreMismatch;
+  /** An MCP server: how it is reached, whether its tools came from the cache, and its mount once made (for its live state). */
+  server?: Omit<McpServerReport, 'state'> & { mount?: McpMount };
 }
 
 /** Everything the host knows about one plugin: how it was named, what it learned, and its state. */
@@ -42,7 +45,7 @@ function toolNames(about: About, state: PluginState | undefined): string[] {
 }
 
 /** The failed state for an error, from whatever state (if any) the plugin was in. */
-export function failedState(about: About, error: unknown, previous: PluginState | undefined, when: 'startup' | 'load'): PluginState {
+export function failedState(about: About, error: unknown, previous: PluginState | undefined, when: 'startup' | 'load' | 'connect'): PluginState {
   const instance = previous?.status === 'loaded' || previous?.status === 'failed' ? previous.instance : undefined;
   return { status: 'failed', error: asPluginError(error), tools: toolNames(about, previous), when, ...(instance ? { instance } : {}) };
 }
@@ -59,13 +62,17 @@ export function reportOf(record: PluginRecord): PluginReport {
     source: entry.named,
     spec: entry.label,
     tools: toolNames(about, state),
-    status: state.status !== 'failed' ? 'loaded' : entry.explicit || state.when === 'load' ? 'failed' : 'skipped',
+    status: state.status !== 'failed' ? 'loaded' : (entry.explicit && state.when !== 'connect') || state.when === 'load' ? 'failed' : 'skipped',
     imported: about.imported,
     warnings: [...about.warnings],
   };
   if (about.version !== undefined) report.version = about.version;
   if (about.path !== undefined) report.path = about.path;
   if (about.coreMismatch) report.coreMismatch = { ...about.coreMismatch };
+  if (about.server) {
+    const { transport, cached, mount } = about.server;
+    report.server = { transport, cached, state: mount ? structuredClone(mount.state()) : { status: 'idle' } };
+  }
   if (state.status === 'failed') {
     const { phase, message, tool, field } = state.error;
     report.error = { phase, message, ...(tool !== undefined ? { tool } : {}), ...(field !== undefined ? { field } : {}) };

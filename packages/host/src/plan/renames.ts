@@ -37,7 +37,7 @@ export function applyRenames(records: PluginRecord[], globalRename: Record<strin
           throw new PluginError(
             { phase: 'register', tool: tool.original },
             `tool "${tool.definition.name}" is offered by both ${pluginLabel(owner.about)} and ${pluginLabel(record.about)}. ` +
-              `Rename one in toolshed.config.json, e.g. {"plugin": "${entry.label}", "rename": {"${tool.original}": "<new name>"}}.`,
+              `Rename one in toolshed.config.json, e.g. ${entry.named === 'mcp' ? `the mcpServers entry {"name": "${entry.label}", ...,` : `{"plugin": "${entry.label}",`} "rename": {"${tool.original}": "<new name>"}}.`,
           );
         }
       }

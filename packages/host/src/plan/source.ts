@@ -1,3 +1,4 @@
+import type { McpMount } from '../mcp/runtime.js';
 import type { PackageJson } from '../package.js';
 
 /**
@@ -11,6 +12,8 @@ export type Source =
   /** A module file named by path; its default export is the plugin. */
   | { kind: 'module'; file: string }
   /** An installed package (or a package folder named by path), found by its package.json. */
-  | { kind: 'package'; dir: string; pkg: PackageJson };
+  | { kind: 'package'; dir: string; pkg: PackageJson }
+  /** An MCP server mounted from `mcpServers`: its tools run through the mount (planned in mcp/source.ts). */
+  | { kind: 'mcp'; mount: McpMount };
 
 export type SourceKind = Source['kind'];

@@ -23,8 +23,12 @@ export type PluginState =
       status: 'failed';
       error: PluginError;
       tools: string[];
-      /** At startup (a discovered plugin is then skipped) or when its code loaded on a first call. */
-      when: 'startup' | 'load';
+      /**
+       * At startup (a discovered plugin is then skipped), when its code loaded on a first call, or
+       * `connect`: an MCP server with no cached tool list that could not be started or reached
+       * (skipped, named or not: only its own tools are missing).
+       */
+      when: 'startup' | 'load' | 'connect';
       /** Tools built before it failed (e.g. a name conflict), still to be closed. */
       instance?: PluginInstance;
     };

@@ -1,0 +1,64 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AnyTool, ToolDefinition } from '@toolshed/core';
+import type { McpServerState } from '../types.js';
+
+/**
+ * The members of `@toolshed/mcp/mount` the host uses, written out here rather than imported:
+ * @toolshed/mcp is an optional peer, so host's types must not need it installed.
+ */
+export interface McpMount {
+  readonly name: string;
+  cached(): ToolDefinition[] | undefined;
+  refresh(): Promise<ToolDefinition[]>;
+  tool(name: string): AnyTool;
+  state(): McpServerState;
+  onToolsChanged(listener: (definitions: ToolDefinition[]) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** A server entry as the runtime takes it: every `{"env": NAME}` already resolved to a string. */
+export type ResolvedServerConfig = Record<string, unknown> & { name: string };
+
+export interface MountRuntime {
+  checkServerConfig(value: unknown, where: string): ResolvedServerConfig;
+  mountServer(config: ResolvedServerConfig, ctx: { cwd: string; cacheDir: string; log?: (line: string) => void }): McpMount;
+}
+
+export const INSTALL_MCP = 'install @toolshed/mcp to mount MCP servers: npm install @toolshed/mcp';
+
+// Typed as string so that TypeScript does not look for the optional peer's types.
+const ENTRY: string = '@toolshed/mcp/mount';
+
+function notFound(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED';
+}
+
+/**
+ * The mount runtime, or undefined when @toolshed/mcp is not installed. Looked up from the
+ * project root first, as plugins are (pnpm's layout hides a project's packages from ours),
+ * then beside host as its optional peer. Loaded only when a config names MCP servers.
+ */
+export async function loadMountRuntime(cwd: string): Promise<MountRuntime | undefined> {
+  let file: string | undefined;
+  try {
+    file = createRequire(path.join(cwd, 'package.json')).resolve(ENTRY);
+  } catch (error) {
+    if (!notFound(error)) throw error;
+  }
+  if (file) return (await import(pathToFileURL(file).href)) as MountRuntime;
+  try {
+    return (await import(ENTRY)) as MountRuntime;
+  } catch (error) {
+    // Only @toolshed/mcp itself missing; a fault inside an installed copy is shown as it is.
+    if (notFound(error) && String((error as Error).message).includes('@toolshed/mcp')) return undefined;
+    throw error;
+  }
+}
+
+/** Where the runtime keeps one manifest per server, keyed by a hash of its config. */
+export function cacheDir(cwd: string): string {
+  return path.join(cwd, 'node_modules', '.cache', 'toolshed', 'mcp');
+}

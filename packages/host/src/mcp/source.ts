@@ -1,0 +1,113 @@
+import type { ToolDefinition } from '@toolshed/core';
+import { describeThrown, isRecord, PluginError, resolveEnvReferences } from '@toolshed/core/contract';
+import type { PlanEntry } from '../plan/entry.js';
+import { failedState, newAbout, type About, type PluginRecord } from '../plan/record.js';
+import type { PlannedTool } from '../plan/state.js';
+import { cacheDir, INSTALL_MCP, loadMountRuntime, type McpMount, type MountRuntime, type ResolvedServerConfig } from './runtime.js';
+
+/** One `mcpServers` entry as given, with where it was written (for errors). */
+export interface ServerEntry {
+  entry: Record<string, unknown> & { name: string };
+  /** Where the entry is: `toolshed.config.json mcpServers[1] "files"`. */
+  where: string;
+  /** What the user edits to change it: the config file's name, or "the createHost options". */
+  configName: string;
+}
+
+export interface McpPlanContext {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Refresh every server's cache even when it has one (`toolshed plugins --refresh`). */
+  refresh: boolean;
+  /** Server stderr lines and the runtime's notices. */
+  log?: (line: string) => void;
+}
+
+function newServerRecord(server: ServerEntry): PluginRecord {
+  const entry: PlanEntry = { named: 'mcp', spec: server.entry, label: server.entry.name, explicit: true, rename: {} };
+  const about: About = newAbout(entry);
+  about.server = { transport: 'url' in server.entry ? 'http' : 'stdio', cached: false };
+  return { entry, about, state: failedState(about, new PluginError({ phase: 'resolve' }, 'not planned yet'), undefined, 'startup') };
+}
+
+/** `{"env": NAME}` is resolved in the two fields that carry secrets: a stdio server's `env` and an HTTP server's `headers`. */
+function resolveSecrets(server: ServerEntry, env: McpPlanContext['env']): Record<string, unknown> {
+  const resolved: Record<string, unknown> = { ...server.entry };
+  for (const field of ['env', 'headers'] as const) {
+    if (isRecord(server.entry[field])) resolved[field] = resolveEnvReferences(server.entry[field], env, server.configName, [field]);
+  }
+  return resolved;
+}
+
+/**
+ * Watch `tools/list_changed`: the registry is sealed, so the tools a model was shown stay as
+ * they are until the host starts again (the runtime has already rewritten the cache for that);
+ * the report says what changed, so `toolshed plugins` and `host.plugins` show it.
+ */
+function watchChanges(about: About, mount: McpMount, listed: string[]): void {
+  mount.onToolsChanged((definitions) => {
+    const now = definitions.map((definition) => definition.name);
+    const added = now.filter((name) => !listed.includes(name));
+    const removed = listed.filter((name) => !now.includes(name));
+    const parts = [added.length > 0 ? `added ${added.join(', ')}` : '', removed.length > 0 ? `removed ${removed.join(', ')}` : ''].filter(Boolean);
+    const warning =
+      `the server changed its tool list while connected (${parts.join('; ') || 'definitions changed'}); ` +
+      'this host keeps the tools it started with, and the next start uses the new list (the cache is updated).';
+    about.warnings = [...about.warnings.filter((line) => !line.startsWith('the server changed its tool list')), warning];
+  });
+}
+
+/** A config the runtime refused: its message names where and the field; the field is kept for callers. */
+function configFailure(error: unknown): PluginError {
+  const field = (error as { field?: unknown })?.field;
+  const message = error instanceof Error ? error.message : describeThrown(error);
+  return new PluginError({ phase: 'validate', ...(typeof field === 'string' ? { field } : {}) }, message, { cause: error });
+}
+
+async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanContext, record: PluginRecord): Promise<void> {
+  const { about } = record;
+  let config: ResolvedServerConfig;
+  try {
+    config = runtime.checkServerConfig(resolveSecrets(server, ctx.env), server.where);
+  } catch (error) {
+    record.state = failedState(about, error instanceof TypeError ? configFailure(error) : error, undefined, 'startup');
+    return;
+  }
+  const mount = runtime.mountServer(config, { cwd: ctx.cwd, cacheDir: cacheDir(ctx.cwd), ...(ctx.log ? { log: ctx.log } : {}) });
+  about.server = { ...about.server!, mount };
+  const cached = ctx.refresh ? undefined : mount.cached();
+  let definitions: ToolDefinition[];
+  try {
+    definitions = cached ?? (await mount.refresh());
+  } catch (error) {
+    // Its own fault: its tools are left out and every other source still loads.
+    record.state = failedState(about, new PluginError({ phase: 'import' }, `could not list its tools: ${describeThrown(error)}`), undefined, 'connect');
+    return;
+  }
+  about.server.cached = cached !== undefined;
+  const timeoutMs = typeof config.timeoutMs === 'number' ? { timeoutMs: config.timeoutMs } : {};
+  const manifest = definitions.map((definition) => ({ definition, ...timeoutMs }));
+  const tools: PlannedTool[] = manifest.map((tool) => ({ original: tool.definition.name, ...tool }));
+  about.offered = tools.map((tool) => tool.original);
+  record.state = { status: 'planned', source: { kind: 'mcp', mount }, manifest, tools };
+  watchChanges(about, mount, about.offered);
+}
+
+/** One record per server, in the order given; a broken entry fails only its own record. */
+export async function planMcpServers(servers: ServerEntry[], ctx: McpPlanContext): Promise<PluginRecord[]> {
+  if (servers.length === 0) return [];
+  const records = servers.map(newServerRecord);
+  const runtime = await loadMountRuntime(ctx.cwd);
+  if (!runtime) {
+    for (const record of records) record.state = failedState(record.about, new PluginError({ phase: 'resolve' }, `${INSTALL_MCP}.`), undefined, 'startup');
+    return records;
+  }
+  // Servers start at once, not one after another: a cold start is one server's wait, not the sum.
+  await Promise.all(servers.map((server, index) => planOne(server, runtime, ctx, records[index]!)));
+  return records;
+}
+
+/** Close every mount (a server started to list its tools, or by a call); one that fails does not keep the others open. */
+export async function closeMounts(records: readonly PluginRecord[]): Promise<void> {
+  await Promise.allSettled(records.map((record) => record.about.server?.mount?.close()));
+}
