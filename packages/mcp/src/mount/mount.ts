@@ -188,8 +188,15 @@ class ServerMount implements McpMount {
   async #start(): Promise<Connection> {
     this.#state = { status: 'starting', attempt: this.#failures + 1 };
     let connection: Connection;
+    let h: Heavy;
     try {
-      const h = await loadHeavy();
+      h = await loadHeavy();
+    } catch (error) {
+      // Not the server's fault: the state stays as it was, and the next call tries again.
+      this.#state = { status: 'idle' };
+      throw new ToolError('execution_failed', `${this.#server} was not started: the MCP client could not be loaded (${error instanceof Error ? error.message : String(error)}); reinstall @toolshed/mcp.`);
+    }
+    try {
       connection = await h.connect(this.#config, this.#ctx.cwd, {
         closed: (reason) => this.#lost(connection, reason),
         toolsChanged: () => void this.#toolsChanged(connection),

@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cacheFile, configHash, readCache, writeCache } from './cache.js';
+import type { ServerTool } from './definitions.js';
+import { packageDir } from './mount.fixture.js';
+
+const tool = (name: string): ServerTool => ({ name, description: `Tool ${name}.`, inputSchema: { type: 'object' } });
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-mount-cache-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the manifest cache', () => {
+  const config = { name: 's', command: 'node', args: ['server.js'], env: { TOKEN: 'sk-1' } };
+
+  it('is keyed by command, args, env (names and values) and cwd, and not by include, rename or marks', () => {
+    const base = configHash(config, dir);
+    expect(configHash({ ...config, include: ['a'], rename: { a: 'b' }, annotations: { '*': { readOnly: true } } }, dir)).toBe(base);
+    for (const changed of [
+      { ...config, command: 'node2' },
+      { ...config, args: ['server.js', '--x'] },
+      { ...config, env: { TOKEN: 'sk-2' } },
+      { ...config, env: { TOKEN2: 'sk-1' } },
+      { ...config, cwd: 'sub' },
+    ]) {
+      expect(configHash(changed, dir)).not.toBe(base);
+    }
+    expect(configHash(config, path.join(dir, 'other'))).not.toBe(base);
+    expect(configHash({ name: 'h', url: 'http://h/mcp', headers: { A: '1' } }, dir)).not.toBe(configHash({ name: 'h', url: 'http://h/mcp', headers: { A: '2' } }, dir));
+  });
+
+  it('reads back what it wrote, and nothing for another hash', () => {
+    const file = cacheFile(dir, 's');
+    writeCache(file, 'hash-a', 's', [tool('a')]);
+    expect(readCache(file, 'hash-a')).toEqual([tool('a')]);
+    expect(readCache(file, 'hash-b')).toBeUndefined();
+    expect(readCache(cacheFile(dir, 'missing'), 'hash-a')).toBeUndefined();
+  });
+
+  it.each([
+    ['a torn file', (text: string) => text.slice(0, Math.floor(text.length / 2))],
+    ['an empty file', () => ''],
+    ['not an object', () => '[1,2]'],
+    ['another version', (text: string) => text.replace('"version": 1', '"version": 99')],
+    ['tools not a list', (text: string) => text.replace(/"tools": \[[\s\S]*\]/, '"tools": {}')],
+    ['a tool without a name', (text: string) => text.replace('"name": "a"', '"name": 5')],
+  ])('ignores %s', (_what, damage) => {
+    const file = cacheFile(dir, 's');
+    writeCache(file, 'hash-a', 's', [tool('a')]);
+    writeFileSync(file, damage(readFileSync(file, 'utf8')));
+    expect(readCache(file, 'hash-a')).toBeUndefined();
+  });
+
+  it('two processes rewriting it (2,000 tools) 300 times each while it is read: every read is whole', async () => {
+    const file = cacheFile(dir, 's');
+    writeCache(file, 'hash-a', 's', [tool('first')]);
+    const writer = (label: string) =>
+      new Promise<number | null>((resolve) => {
+        const script = `
+          import { writeCache } from ${JSON.stringify(path.join(packageDir, 'dist/mount/cache.js'))};
+          const tools = Array.from({ length: 2000 }, (_, i) => ({ name: '${label}' + i, description: 'x'.repeat(100), inputSchema: { type: 'object' } }));
+          for (let i = 0; i < 300; i++) writeCache(${JSON.stringify(file)}, 'hash-a', 's', tools);`;
+        spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' }).on('exit', resolve);
+      });
+    const writers = Promise.all([writer('one'), writer('two')]);
+    let done = false;
+    void writers.then(() => (done = true));
+    let reads = 0;
+    let torn = 0;
+    const seen = new Set<string>();
+    while (!done) {
+      // Bursts of reads between turns of the event loop, so the writers' exits are noticed.
+      for (let i = 0; i < 20; i++) {
+        const tools = readCache(file, 'hash-a');
+        reads += 1;
+        if (!tools) torn += 1;
+        else seen.add(tools[0]!.name);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await writers).toEqual([0, 0]);
+    expect(reads).toBeGreaterThan(10);
+    expect(torn).toBe(0);
+    expect(seen.has('one0') || seen.has('two0')).toBe(true);
+    expect(readCache(file, 'hash-a')).toHaveLength(2000);
+    // No temporary file is left behind.
+    expect(readdirSync(dir)).toEqual(['s.json']);
+  });
+});
