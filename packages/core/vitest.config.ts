@@ -5,5 +5,7 @@ import shared from '../../vitest.shared.js';
 // each expectTypeOf and @ts-expect-error by test. Errors elsewhere are `pnpm typecheck`'s to report.
 export default mergeConfig(
   shared,
-  defineConfig({ test: { typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.json', ignoreSourceErrors: true } } }),
+  defineConfig({
+    test: { typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.json', ignoreSourceErrors: true } },
+  }),
 );

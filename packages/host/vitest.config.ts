@@ -8,7 +8,12 @@ export default mergeConfig(
   shared,
   defineConfig({
     test: {
-      typecheck: { enabled: true, include: ['src/**/*.test-d.ts', 'src/options-types.test.ts'], tsconfig: './tsconfig.json', ignoreSourceErrors: true },
+      typecheck: {
+        enabled: true,
+        include: ['src/**/*.test-d.ts', 'src/options-types.test.ts'],
+        tsconfig: './tsconfig.json',
+        ignoreSourceErrors: true,
+      },
     },
   }),
 );

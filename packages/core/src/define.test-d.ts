@@ -1,6 +1,15 @@
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
-import { defineTool, definePlugin, type AnyPlugin, type AnyTool, type Plugin, type PluginHostInfo, type Tool, type ToolContext } from './index.js';
+import {
+  defineTool,
+  definePlugin,
+  type AnyPlugin,
+  type AnyTool,
+  type Plugin,
+  type PluginHostInfo,
+  type Tool,
+  type ToolContext,
+} from './index.js';
 
 // What the README sells, checked by the compiler (vitest --typecheck runs this file through tsc):
 // defineTool types the handler from its schemas, definePlugin types the tools factory from its
@@ -12,7 +21,10 @@ const Input = v.object({
   // A default makes the handler's field required; a transform changes its type.
   limit: v.optional(v.number(), 100),
   mode: v.picklist(['text', 'base64']),
-  since: v.pipe(v.string(), v.transform((text) => new Date(text))),
+  since: v.pipe(
+    v.string(),
+    v.transform((text) => new Date(text)),
+  ),
 });
 const Output = v.object({ lines: v.array(v.string()), hasMore: v.boolean() });
 
@@ -79,7 +91,9 @@ describe('defineTool', () => {
   });
 
   it('gives tools that go into a plain list (AnyTool) and into a plugin', () => {
-    const tools: AnyTool[] = [defineTool({ name: 'a', description: 'A.', input: Input, output: Output, run: () => ({ lines: [], hasMore: false }) })];
+    const tools: AnyTool[] = [
+      defineTool({ name: 'a', description: 'A.', input: Input, output: Output, run: () => ({ lines: [], hasMore: false }) }),
+    ];
     expectTypeOf(tools).items.toEqualTypeOf<AnyTool>();
   });
 });
@@ -87,7 +101,7 @@ describe('defineTool', () => {
 describe('definePlugin', () => {
   const Options = v.object({ root: v.optional(v.string(), '.'), maxLines: v.number(), deny: v.optional(v.array(v.string())) });
 
-  it('types the tools factory\'s options as what the options schema outputs, and the host info', () => {
+  it("types the tools factory's options as what the options schema outputs, and the host info", () => {
     const plugin = definePlugin({
       name: 'files',
       apiVersion: 1,

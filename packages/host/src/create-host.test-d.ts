@@ -36,7 +36,9 @@ describe('createHost options', () => {
 
   it('takes a config file path, a config object, or false', () => {
     void createHost({ config: 'toolshed.config.json' });
-    void createHost({ config: { plugins: [['@toolshed/tool-send-email', { smtp: { password: { env: 'SMTP_PASSWORD' } } }]], discover: false } });
+    void createHost({
+      config: { plugins: [['@toolshed/tool-send-email', { smtp: { password: { env: 'SMTP_PASSWORD' } } }]], discover: false },
+    });
     void createHost({ config: false, env: { SMTP_PASSWORD: undefined } });
   });
 });

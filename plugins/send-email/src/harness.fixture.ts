@@ -26,13 +26,24 @@ function recordingLogger(logs: string[]): ToolLogger {
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
 }
 
-function harness(registry: ToolRegistry, dir: string, logs: string[], extra: () => unknown, close: () => Promise<void>, ownDir: boolean): Harness {
+interface Parts {
+  registry: ToolRegistry;
+  cwd: string;
+  logs: string[];
+  close(): Promise<void>;
+  /** Whether `cwd` was made here, and so is removed by dispose(). */
+  ownDir: boolean;
+  /** What the host reports, when there is one. */
+  hostReport?: () => unknown;
+}
+
+function harness({ registry, cwd, logs, close, ownDir, hostReport }: Parts): Harness {
   const events: ToolEvent[] = [];
   registry.subscribe((event) => events.push(event));
   const outcomes: Outcome[] = [];
   return {
     registry,
-    cwd: dir,
+    cwd,
     events,
     logs,
     async send(input, callId) {
@@ -42,10 +53,10 @@ function harness(registry: ToolRegistry, dir: string, logs: string[], extra: () 
       outcomes.push(outcome);
       return outcome;
     },
-    transcript: () => JSON.stringify({ outcomes, events, logs, definitions: registry.list(), host: extra() }),
+    transcript: () => JSON.stringify({ outcomes, events, logs, definitions: registry.list(), host: hostReport?.() ?? null }),
     async dispose() {
       await close();
-      if (ownDir) await rm(dir, { recursive: true, force: true });
+      if (ownDir) await rm(cwd, { recursive: true, force: true });
     },
   };
 }
@@ -58,7 +69,7 @@ export async function makeHarness(options: SendEmailOptions | undefined, cwd?: s
   const registry = new ToolRegistry({ approve: 'allow-all', logger: recordingLogger(logs) });
   const tool = createSendEmailTool(options, { cwd: dir });
   registry.register(tool).seal();
-  return harness(registry, dir, logs, () => null, async () => tool.close(), !cwd);
+  return harness({ registry, cwd: dir, logs, close: async () => tool.close(), ownDir: !cwd });
 }
 
 /**
@@ -71,8 +82,10 @@ export async function makeHostHarness(options: Record<string, unknown>, env: Rec
   const logs: string[] = [];
   // Untyped, as a plugin named in toolshed.config.json is: `{"env": ...}` is not a string to TypeScript.
   const untyped: AnyPlugin = plugin;
-  const host = await createHost({ cwd: dir, env, plugins: [[untyped, options]], registry: { approve: 'allow-all', logger: recordingLogger(logs) } });
-  return harness(host.registry, dir, logs, () => ({ plugins: host.plugins, warnings: host.warnings }), () => host.close(), !cwd);
+  const registry = { approve: 'allow-all', logger: recordingLogger(logs) } as const;
+  const host = await createHost({ cwd: dir, env, plugins: [[untyped, options]], registry });
+  const hostReport = () => ({ plugins: host.plugins, warnings: host.warnings });
+  return harness({ registry: host.registry, cwd: dir, logs, close: () => host.close(), ownDir: !cwd, hostReport });
 }
 
 /** The forms a password could leak in: plain, URL-encoded, base64 of it and of AUTH PLAIN. */

@@ -37,7 +37,11 @@ describe('the SMTP password in toolshed.config.json', () => {
     await writeConfig({ password: { env: 'SMTP_PASSWORD' } });
     const host = await createHost({ cwd: project, env: { SMTP_PASSWORD: PASSWORD }, registry: { approve: 'allow-all' } });
     try {
-      const outcome = await host.registry.dispatch({ name: 'send_email', callId: 'call-env', input: { to: 'alice@example.com', subject: 's', body: 'b' } });
+      const outcome = await host.registry.dispatch({
+        name: 'send_email',
+        callId: 'call-env',
+        input: { to: 'alice@example.com', subject: 's', body: 'b' },
+      });
       expect(outcome.ok).toBe(true);
       expect(server.logins).toEqual([{ user: USER, pass: PASSWORD }]);
       const reported = JSON.stringify({ outcome, plugins: host.plugins, warnings: host.warnings });
