@@ -1,4 +1,4 @@
-import { isToolName } from '@toolshed/core/name';
+import { isToolName } from '@toolshed/core/contract';
 import type { ToolAnnotations, ToolDefinition } from '@toolshed/core';
 import type { McpServerConfig } from './api.js';
 

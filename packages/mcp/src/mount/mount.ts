@@ -1,4 +1,6 @@
-import { jsonSchemaInput, ToolError, type AnyTool, type JsonSchemaProblem, type ToolContext, type ToolDefinition } from '@toolshed/core';
+// The light entry of core: no valibot at import (the host imports this module for `toolshed list`).
+import { jsonSchemaInput, ToolError, type JsonSchemaProblem } from '@toolshed/core/contract';
+import type { AnyTool, ToolContext, ToolDefinition } from '@toolshed/core';
 import type { McpMount, McpServerConfig, McpServerState, MountContext, ToolsChangedListener } from './api.js';
 import { cacheFile, configHash, readCache, writeCache } from './cache.js';
 import { checkServerConfig } from './config.js';

@@ -1,4 +1,4 @@
-import { ToolError } from '@toolshed/core';
+import { ToolError } from '@toolshed/core/contract';
 import { capText } from '@toolshed/providers';
 
 interface Content {
