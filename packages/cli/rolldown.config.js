@@ -3,10 +3,11 @@ import path from 'node:path';
 import { defineConfig } from 'rolldown';
 
 // The CLI's JavaScript is this bundle only (tsc writes just the declarations):
-// its own modules and commander in one file, because Node loads every module
-// file on its own and `toolshed list` should start in about the time of
-// `node -e 0`. Commands that need more (call, serve, new) load chunks when
-// they run. Every @toolshed package stays external, so a host or core release
+// few files, because Node loads every module file on its own and `toolshed
+// list` should start in about the time of `node -e 0`. A plain `list` or `call`
+// runs from the bin's own chunks (src/plain-run.ts); commander and the other
+// commands are a chunk loaded for everything else, and commands that need more
+// (call, serve, new) load their parts when they run. Every @toolshed package stays external, so a host or core release
 // reaches the CLI through npm like any dependency, and a plugin shares the
 // same copies; valibot stays external because plugins share it too.
 const EXTERNAL = [/^node:/, /^@toolshed\//, /^valibot(\/|$)/];

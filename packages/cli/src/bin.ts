@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from './program.js';
+import { runPlain } from './plain-run.js';
 
 // `toolshed schema | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -7,4 +7,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-await main();
+// The full program (commander, every command) loads only for what a plain run does not cover.
+if (!(await runPlain(process.argv.slice(2)))) {
+  const { main } = await import('./program.js');
+  await main();
+}

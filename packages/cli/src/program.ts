@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { GLOBAL_OPTIONS } from './command-spec.js';
 import { registerCall } from './commands/call.js';
 import { registerContext } from './commands/context.js';
 import { registerList } from './commands/list.js';
@@ -8,7 +9,7 @@ import { registerSearch } from './commands/search.js';
 import { registerSchema } from './commands/schema.js';
 import { registerServe } from './commands/serve.js';
 import { setProjectOptions } from './host.js';
-import { isUsageError } from './usage-error.js';
+import { reportError } from './report-error.js';
 import { version } from './version.js';
 
 export function createProgram(): Command {
@@ -16,11 +17,10 @@ export function createProgram(): Command {
     .description('List, call and describe the tools of your Toolshed plugins')
     .version(version)
     .showHelpAfterError('(add --help for usage)')
-    .option('--cwd <dir>', 'the project root whose plugins to use (default: the nearest folder upward with a package.json, node_modules or toolshed.config.json)')
-    .option('--config <file>', 'the config file (default: toolshed.config.json in the project root)')
     .hook('preAction', (command) => setProjectOptions(command.opts()))
     // Commander exits by itself; we map its errors to our exit codes instead.
     .exitOverride();
+  for (const option of GLOBAL_OPTIONS) program.option(option.flags, option.description);
   registerList(program);
   registerCall(program);
   registerSchema(program);
@@ -40,12 +40,8 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     if (error instanceof CommanderError) {
       // Commander has already printed its message (or the help).
       process.exitCode = error.exitCode === 0 ? 0 : 2;
-    } else if (isUsageError(error)) {
-      process.stderr.write(`toolshed: ${error.message}\n`);
-      process.exitCode = 2;
     } else {
-      process.stderr.write(`toolshed: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
+      reportError(error);
     }
   }
 }

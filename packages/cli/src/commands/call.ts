@@ -1,6 +1,7 @@
 import { appendFileSync, openSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Outcome, ToolRegistry } from '@toolshed/core';
+import { commandOf, type CommandSpec } from '../command-spec.js';
 import { loadTools } from '../host.js';
 import { parseTimeout, readCallInput } from '../input.js';
 import { style } from '../style.js';
@@ -25,36 +26,44 @@ function printFailure(outcome: Extract<Outcome, { ok: false }>): void {
   for (const issue of issues?.slice(1) ?? []) process.stderr.write(`  ${issue.at}: ${issue.message}\n`);
 }
 
+export const CALL: CommandSpec = {
+  name: 'call',
+  description: 'Call one tool and print its output (exit 1 when the call fails, 2 on a usage error)',
+  args: [
+    { syntax: '<tool>', description: 'the tool to call' },
+    { syntax: '[input]', description: 'the input as a JSON object, or - to read it from stdin' },
+  ],
+  options: [
+    { flags: '--input-file <file>', description: 'read the input JSON from a file (- for stdin)' },
+    { flags: '--json', description: 'print the whole outcome as JSON' },
+    { flags: '--timeout <ms>', description: 'stop the call after this many milliseconds' },
+    { flags: '--transcript <file>', description: "append the call's events to this file as JSON lines" },
+    { flags: '-y, --yes', description: 'allow tools that need approval (destructive, open-world) without asking' },
+  ],
+};
+
 export function registerCall(program: Command): void {
-  program
-    .command('call')
-    .description('Call one tool and print its output (exit 1 when the call fails, 2 on a usage error)')
-    .argument('<tool>', 'the tool to call')
-    .argument('[input]', 'the input as a JSON object, or - to read it from stdin')
-    .option('--input-file <file>', 'read the input JSON from a file (- for stdin)')
-    .option('--json', 'print the whole outcome as JSON')
-    .option('--timeout <ms>', 'stop the call after this many milliseconds')
-    .option('--transcript <file>', "append the call's events to this file as JSON lines")
-    .option('-y, --yes', 'allow tools that need approval (destructive, open-world) without asking')
-    .action(async (tool: string, json: string | undefined, options: CallOptions) => {
-      const input = await readCallInput(tool, json, options.inputFile);
-      const timeoutMs = parseTimeout(options.timeout);
-      // Imported here: it loads @toolshed/core, which listing commands do without.
-      const { terminalApproval } = await import('../approval.js');
-      const { registry, host } = await loadTools({ approve: terminalApproval(options.yes === true) });
-      if (options.transcript !== undefined) {
-        const fd = openTranscript(options.transcript);
-        appendFileSync(fd, `${JSON.stringify(await definitionsCost(registry))}\n`);
-        registry.subscribe((event) => appendFileSync(fd, `${JSON.stringify(event)}\n`));
-      }
-      const outcome = await registry.dispatch({ name: tool, input }, timeoutMs === undefined ? {} : { timeoutMs });
-      // Pooled connections and open files would otherwise keep the process alive.
-      await host.close();
-      if (options.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
-      else if (outcome.ok) printOutput(outcome.output);
-      else printFailure(outcome);
-      if (!outcome.ok) process.exitCode = 1;
-    });
+  commandOf(program, CALL).action((tool: string, json: string | undefined, options: CallOptions) => runCall(tool, json, options));
+}
+
+export async function runCall(tool: string, json: string | undefined, options: CallOptions): Promise<void> {
+  const input = await readCallInput(tool, json, options.inputFile);
+  const timeoutMs = parseTimeout(options.timeout);
+  // Imported here: it loads @toolshed/core, which listing commands do without.
+  const { terminalApproval } = await import('../approval.js');
+  const { registry, host } = await loadTools({ approve: terminalApproval(options.yes === true) });
+  if (options.transcript !== undefined) {
+    const fd = openTranscript(options.transcript);
+    appendFileSync(fd, `${JSON.stringify(await definitionsCost(registry))}\n`);
+    registry.subscribe((event) => appendFileSync(fd, `${JSON.stringify(event)}\n`));
+  }
+  const outcome = await registry.dispatch({ name: tool, input }, timeoutMs === undefined ? {} : { timeoutMs });
+  // Pooled connections and open files would otherwise keep the process alive.
+  await host.close();
+  if (options.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+  else if (outcome.ok) printOutput(outcome.output);
+  else printFailure(outcome);
+  if (!outcome.ok) process.exitCode = 1;
 }
 
 /**

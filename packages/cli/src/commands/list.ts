@@ -1,31 +1,37 @@
 import type { Command } from 'commander';
 import { pluginLabel } from '@toolshed/host';
+import { commandOf, type CommandSpec } from '../command-spec.js';
 import { inspectTools } from '../host.js';
 import { style } from '../style.js';
 
+export const LIST: CommandSpec = {
+  name: 'list',
+  description: 'List every tool with its description and the plugin it came from',
+  args: [],
+  options: [{ flags: '--json', description: 'print the list as JSON' }],
+};
+
 export function registerList(program: Command): void {
-  program
-    .command('list')
-    .description('List every tool with its description and the plugin it came from')
-    .option('--json', 'print the list as JSON')
-    .action(async (options: { json?: boolean }) => {
-      const { tools: definitions, pluginOf } = await inspectTools();
-      const tools = definitions.map((tool) => {
-        const plugin = pluginOf(tool.name);
-        return { name: tool.name, description: tool.description, plugin: plugin?.name, version: plugin?.version, annotations: tool.annotations ?? {} };
-      });
-      if (options.json) {
-        process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
-        return;
-      }
-      if (tools.length === 0) {
-        process.stdout.write('No tools. Install a Toolshed plugin package, e.g. @toolshed/tool-echo.\n');
-        return;
-      }
-      for (const tool of tools) {
-        // A plugin loaded from a module file has no package, so no version to show.
-        const from = tool.plugin ? style('dim', `  ${pluginLabel({ name: tool.plugin, version: tool.version })}`) : '';
-        process.stdout.write(`${style('bold', tool.name)}${from}\n  ${tool.description}\n`);
-      }
-    });
+  commandOf(program, LIST).action((options: { json?: boolean }) => runList(options));
+}
+
+export async function runList(options: { json?: boolean }): Promise<void> {
+  const { tools: definitions, pluginOf } = await inspectTools();
+  const tools = definitions.map((tool) => {
+    const plugin = pluginOf(tool.name);
+    return { name: tool.name, description: tool.description, plugin: plugin?.name, version: plugin?.version, annotations: tool.annotations ?? {} };
+  });
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+    return;
+  }
+  if (tools.length === 0) {
+    process.stdout.write('No tools. Install a Toolshed plugin package, e.g. @toolshed/tool-echo.\n');
+    return;
+  }
+  for (const tool of tools) {
+    // A plugin loaded from a module file has no package, so no version to show.
+    const from = tool.plugin ? style('dim', `  ${pluginLabel({ name: tool.plugin, version: tool.version })}`) : '';
+    process.stdout.write(`${style('bold', tool.name)}${from}\n  ${tool.description}\n`);
+  }
 }

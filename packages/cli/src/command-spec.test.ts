@@ -1,0 +1,84 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { commandOf, GLOBAL_OPTIONS, parsePlainRun, type CommandSpec, type PlainRun } from './command-spec.js';
+import { CALL } from './commands/call.js';
+import { LIST } from './commands/list.js';
+
+/** What commander makes of argv for `spec`: the same shape as a plain run, or the error it reports. */
+function commander(spec: CommandSpec, argv: string[]): PlainRun | { error: string } {
+  const program = new Command('toolshed').exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
+  for (const option of GLOBAL_OPTIONS) program.option(option.flags, option.description);
+  let seen: PlainRun | undefined;
+  commandOf(program, spec).action((...received: unknown[]) => {
+    const command = received.at(-1) as Command;
+    const { cwd, config } = program.opts<{ cwd?: string; config?: string }>();
+    seen = {
+      args: command.args,
+      options: command.opts(),
+      global: { ...(cwd === undefined ? {} : { cwd }), ...(config === undefined ? {} : { config }) },
+    };
+  });
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+  return seen ?? { error: 'no action ran' };
+}
+
+const PLAIN: [CommandSpec, string[]][] = [
+  [LIST, ['list']],
+  [LIST, ['list', '--json']],
+  [LIST, ['--cwd', 'project', 'list']],
+  [LIST, ['list', '--cwd=project', '--config', 'other.json', '--json']],
+  [CALL, ['call', 'echo']],
+  [CALL, ['call', 'echo', '{"text":"hi"}']],
+  [CALL, ['call', 'echo', '-']],
+  [CALL, ['call', '-y', 'echo', '--input-file', 'input.json', '--timeout=500']],
+  [CALL, ['call', 'echo', '--transcript', 'calls.jsonl', '--json', '--', '{"text":"--json"}']],
+];
+
+const NOT_PLAIN: [CommandSpec, string[]][] = [
+  [LIST, []],
+  [LIST, ['list', '--help']],
+  [LIST, ['list', '-h']],
+  [LIST, ['--version']],
+  [LIST, ['list', 'extra']],
+  [LIST, ['list', '--jsn']],
+  [LIST, ['list', '--json=yes']],
+  [LIST, ['list', '--cwd']],
+  [LIST, ['schema']],
+  [CALL, ['call']],
+  [CALL, ['call', 'echo', '{}', 'extra']],
+  [CALL, ['call', 'echo', '--timeout']],
+  [CALL, ['call', 'echo', '--yes=no']],
+  [CALL, ['call', 'echo', '--input-file']],
+  [LIST, ['call', 'echo']],
+  [CALL, ['list']],
+];
+
+describe('a plain run of list or call', () => {
+  it.each(PLAIN)('%# is read as commander reads it: %j', (spec, argv) => {
+    const plain = parsePlainRun(spec, argv);
+    expect(plain).toBeDefined();
+    expect(plain).toEqual(commander(spec, argv));
+  });
+
+  it('reads options under commander names, global options apart', () => {
+    expect(parsePlainRun(CALL, ['--config', 'c.json', 'call', 'echo', '--input-file', 'in.json', '-y'])).toEqual({
+      args: ['echo'],
+      options: { inputFile: 'in.json', yes: true },
+      global: { config: 'c.json' },
+    });
+  });
+
+  it.each(NOT_PLAIN)('%# leaves anything else to commander: %j', (spec, argv) => {
+    expect(parsePlainRun(spec, argv)).toBeUndefined();
+  });
+
+  it('refuses flags it cannot read, naming them', () => {
+    expect(() => parsePlainRun({ name: 'x', description: '', args: [], options: [{ flags: '--two words', description: '' }] }, ['x'])).toThrow(
+      'option flags "--two words" are not of the form "-s, --long <value>"',
+    );
+  });
+});

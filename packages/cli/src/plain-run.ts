@@ -1,0 +1,25 @@
+import { parsePlainRun } from './command-spec.js';
+import { CALL, runCall } from './commands/call.js';
+import { LIST, runList } from './commands/list.js';
+import { setProjectOptions } from './host.js';
+import { reportError } from './report-error.js';
+
+/**
+ * Run a plain `toolshed list` or `toolshed call` without commander: parsing its
+ * program and every command costs more than listing the tools (about 10 ms of a
+ * 25 ms budget). False when argv is anything else; the full program takes it.
+ */
+export async function runPlain(argv: string[]): Promise<boolean> {
+  const list = parsePlainRun(LIST, argv);
+  const call = list ? undefined : parsePlainRun(CALL, argv);
+  const plain = list ?? call;
+  if (!plain) return false;
+  setProjectOptions(plain.global);
+  try {
+    if (list) await runList(plain.options);
+    else await runCall(plain.args[0]!, plain.args[1], plain.options);
+  } catch (error) {
+    reportError(error);
+  }
+  return true;
+}
