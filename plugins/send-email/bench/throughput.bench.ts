@@ -1,0 +1,92 @@
+// send_email through registry.dispatch (pooled SMTP) against nodemailer alone
+// (pooled) sending the same messages to the same local smtp-server, with the
+// default file ledger and, when PostgreSQL is installed, the PostgreSQL ledger.
+// Each case is its own function in the same tinybench loop (vitest bench); one
+// sample is a batch of 100 messages, 10 in flight. Target (bench/targets.json):
+// the file ledger's batch <= 1.25x nodemailer's, i.e. >= 0.80 of its rate.
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ToolRegistry } from '@toolshed/core';
+import { createTransport } from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
+import { bench, describe } from 'vitest';
+import { createSendEmailTool } from '../dist/index.js';
+import { postgresBin, startPostgres } from './postgres.js';
+
+const BATCH = 100;
+const IN_FLIGHT = 10;
+
+const server = new SMTPServer({
+  disabledCommands: ['STARTTLS', 'AUTH'],
+  disableReverseLookup: true,
+  logger: false,
+  onData(stream, _session, callback) {
+    stream.on('end', () => callback(null));
+    stream.resume();
+  },
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const { port } = server.server.address() as AddressInfo;
+
+const message = (i: number) => ({
+  to: ['alice@example.com', 'bob@example.com'],
+  subject: `Benchmark message ${i}`,
+  body: `Hello,\n\nThis is message number ${i}.\n`.repeat(20),
+});
+
+/** Send one batch, IN_FLIGHT at a time. */
+let sent = 0;
+async function batch(send: (i: number) => Promise<void>) {
+  let left = BATCH;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (left-- > 0) await send(sent++);
+    }),
+  );
+}
+
+const cwd = await mkdtemp(join(tmpdir(), 'toolshed-send-email-bench-'));
+const pgBin = postgresBin();
+const pg = pgBin ? await startPostgres(pgBin) : undefined;
+
+function viaTool(ledger?: { kind: 'postgres'; url: string }) {
+  const tool = createSendEmailTool(
+    { from: 'bench@example.com', smtp: { host: '127.0.0.1', port, pool: true }, allow: ['example.com'], ...(ledger ? { ledger } : {}) },
+    { cwd },
+  );
+  const registry = new ToolRegistry({ approve: 'allow-all' }).register(tool).seal();
+  const prefix = ledger ? 'pg' : 'file';
+  const send = async (i: number) => {
+    const outcome = await registry.dispatch({ name: 'send_email', input: message(i), callId: `${prefix}-${i}` });
+    if (!outcome.ok) throw new Error(outcome.error.message);
+  };
+  return { send, close: () => tool.close?.() };
+}
+
+const transport = createTransport({ host: '127.0.0.1', port, pool: true, maxRequeues: 0 });
+const alone = async (i: number) => {
+  const { to, subject, body } = message(i);
+  await transport.sendMail({ from: 'bench@example.com', to, subject, text: body });
+};
+const fileTool = viaTool();
+const pgTool = pg ? viaTool({ kind: 'postgres', url: pg.url }) : undefined;
+if (!pg) console.log('PostgreSQL ledger: not measured (no PostgreSQL server programs under /usr/lib/postgresql)');
+
+async function closeAll() {
+  await Promise.all([fileTool.close(), pgTool?.close()]);
+  transport.close();
+  await pg?.stop();
+  await new Promise((resolve) => server.close(resolve));
+  await rm(cwd, { recursive: true, force: true });
+}
+
+const options = { time: 0, iterations: 20, warmupTime: 0, warmupIterations: 2 };
+const last = { ...options, teardown: async (_task: unknown, mode?: string) => (mode === 'run' ? closeAll() : undefined) };
+
+describe(`send ${BATCH} messages, ${IN_FLIGHT} in flight, pooled SMTP on 127.0.0.1`, () => {
+  bench('floor: nodemailer alone', () => batch(alone), options);
+  bench('send_email, file ledger', () => batch(fileTool.send), pgTool ? options : last);
+  if (pgTool) bench('send_email, PostgreSQL ledger', () => batch(pgTool.send), last);
+});
