@@ -54,16 +54,17 @@ function warn(plugins: PluginReport[], warnings: string[]): void {
 
 export interface ToolOrigins {
   /** The plugin (name and version) a tool came from. */
-  pluginOf(tool: string): { name: string; version?: string } | undefined;
+  pluginOf(tool: string): { name: string; version?: string; source?: PluginReport['source'] } | undefined;
 }
 
 function origins(plugins: PluginReport[]): ToolOrigins['pluginOf'] {
-  const byTool = new Map<string, { name: string; version?: string }>();
+  const byTool = new Map<string, { name: string; version?: string; source?: PluginReport['source'] }>();
   for (const plugin of plugins) {
     // A skipped or failed plugin still names the tools it offers, but serves none of them:
     // a name it lost in a conflict belongs to the plugin that was loaded.
     if (plugin.status !== 'loaded') continue;
-    for (const tool of plugin.tools) byTool.set(tool, plugin.version ? { name: plugin.name, version: plugin.version } : { name: plugin.name });
+    const { name, version, source } = plugin;
+    for (const tool of plugin.tools) byTool.set(tool, { name, ...(version ? { version } : {}), ...(source === 'mcp' ? { source } : {}) });
   }
   return (tool) => byTool.get(tool);
 }
@@ -82,11 +83,16 @@ export async function loadTools(options: { approve?: ApprovalSetting } = {}): Pr
   return { registry: host.registry, host, pluginOf: origins(host.plugins) };
 }
 
-/** Every plugin's report, with each one's code imported so that its faults show. */
-export async function pluginReport(): Promise<{ plugins: PluginReport[]; warnings: string[]; failed: boolean }> {
+/**
+ * Every plugin's report, with each one's code imported so that its faults show. MCP servers
+ * are started only with `refresh` (each once, rewriting its cached manifest).
+ */
+export async function pluginReport(options: { refresh?: boolean } = {}): Promise<{ plugins: PluginReport[]; warnings: string[]; failed: boolean }> {
   try {
-    const host = await usingHost((options) => createHost(options));
+    const host = await usingHost((hostOptions) => createHost({ ...hostOptions, ...(options.refresh ? { refreshServers: true } : {}) }));
     const plugins = await host.loadAll();
+    // A server's child process would otherwise keep the command from exiting.
+    await host.close();
     return { plugins, warnings: host.warnings, failed: plugins.some((plugin) => plugin.status === 'failed') };
   } catch (error) {
     // The report is the point of this command: show it even when startup fails.

@@ -19,7 +19,8 @@ export async function runList(options: { json?: boolean }): Promise<void> {
   const { tools: definitions, pluginOf } = await inspectTools();
   const tools = definitions.map((tool) => {
     const plugin = pluginOf(tool.name);
-    return { name: tool.name, description: tool.description, plugin: plugin?.name, version: plugin?.version, annotations: tool.annotations ?? {} };
+    // `source: "mcp"` marks a tool of a mounted MCP server (then `plugin` is the server's name).
+    return { name: tool.name, description: tool.description, plugin: plugin?.name, version: plugin?.version, source: plugin?.source, annotations: tool.annotations ?? {} };
   });
   if (options.json) {
     process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
@@ -31,7 +32,7 @@ export async function runList(options: { json?: boolean }): Promise<void> {
   }
   for (const tool of tools) {
     // A plugin loaded from a module file has no package, so no version to show.
-    const from = tool.plugin ? style('dim', `  ${pluginLabel({ name: tool.plugin, version: tool.version })}`) : '';
+    const from = tool.plugin ? style('dim', `  ${pluginLabel({ name: tool.plugin, version: tool.version, source: tool.source })}`) : '';
     process.stdout.write(`${style('bold', tool.name)}${from}\n  ${tool.description}\n`);
   }
 }

@@ -1,0 +1,267 @@
+// MCP servers mounted as plugins, through the real `toolshed` binary: server-everything and a
+// small SDK server of the tests' own over stdio, the same server over Streamable HTTP with a
+// header secret from the environment, and one Toolshed project mounted by another.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const bin = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
+const packageDir = (name: string) => realpathSync(path.dirname(require.resolve(`${name}/package.json`)));
+const MCP_DIR = packageDir('@toolshed/mcp');
+const ECHO_DIR = packageDir('@toolshed/tool-echo');
+const EVERYTHING = path.join(packageDir('@modelcontextprotocol/server-everything'), 'dist/index.js');
+const MARKER_SERVER = fileURLToPath(new URL('../test-fixtures/mcp-servers/marker-server.mjs', import.meta.url));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function toolshed(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+    child.stdin?.end();
+  });
+}
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A project with @toolshed/mcp installed, the given config, and @toolshed/tool-echo as a dependency when asked. */
+function project(config: object, options: { echo?: boolean } = {}): string {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolshed-mount-')));
+  made.push(dir);
+  mkdirSync(path.join(dir, 'node_modules', '@toolshed'), { recursive: true });
+  symlinkSync(MCP_DIR, path.join(dir, 'node_modules/@toolshed/mcp'), 'dir');
+  const dependencies: Record<string, string> = { '@toolshed/mcp': '^1' };
+  if (options.echo) {
+    symlinkSync(ECHO_DIR, path.join(dir, 'node_modules/@toolshed/tool-echo'), 'dir');
+    dependencies['@toolshed/tool-echo'] = '^1';
+  }
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'mount-project', private: true, dependencies }));
+  writeFileSync(path.join(dir, 'toolshed.config.json'), JSON.stringify(config, null, 2));
+  return dir;
+}
+
+const cacheFiles = (dir: string) => {
+  const cache = path.join(dir, 'node_modules/.cache/toolshed/mcp');
+  return existsSync(cache) ? readdirSync(cache).filter((file) => file.endsWith('.json')) : [];
+};
+
+/** The marker server over stdio; it appends a line to $TEST_MARKER each time it starts. */
+const markerServer = (script = MARKER_SERVER) => ({ name: 'marker', command: process.execPath, args: [script], env: { MARKER_FILE: { env: 'TEST_MARKER' } } });
+const everything = { name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'] };
+
+function starts(marker: string): number {
+  return existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean).length : 0;
+}
+
+describe('two stdio servers: server-everything and the marker server', () => {
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  let marker: string;
+  beforeAll(() => {
+    dir = project({ mcpServers: [everything, markerServer()] });
+    marker = path.join(dir, 'marker.log');
+    env = { TEST_MARKER: marker };
+  });
+
+  it('list starts each server once to fill the cache, then list, schema and context start none', async () => {
+    const first = await toolshed(dir, ['list', '--json'], env);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const tools = JSON.parse(first.stdout) as { name: string; plugin: string; source?: string; annotations: object }[];
+    expect(tools.find((tool) => tool.name === 'get-sum')).toMatchObject({ plugin: 'everything', source: 'mcp' });
+    expect(tools.filter((tool) => tool.plugin === 'marker').map((tool) => tool.name)).toEqual(['whoami', 'wipe', 'multiply']);
+    // The spec's defaults for hints the server left out: destructive and open-world.
+    expect(tools.find((tool) => tool.name === 'wipe')!.annotations).toMatchObject({ destructive: true, openWorld: true });
+    expect(starts(marker)).toBe(1);
+    expect(cacheFiles(dir)).toHaveLength(2);
+
+    rmSync(marker);
+    const again = await toolshed(dir, ['list', '--json'], env);
+    expect(again).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(again.stdout)).toEqual(tools);
+    const text = await toolshed(dir, ['list'], env);
+    expect(text.stdout).toContain('whoami  mcp server "marker"\n  Says which server answered.');
+    const schema = await toolshed(dir, ['schema', 'multiply', '--json'], env);
+    expect(schema.code).toBe(0);
+    expect(JSON.parse(schema.stdout)[0]).toMatchObject({ name: 'multiply', inputSchema: { required: ['a', 'b'] } });
+    const context = await toolshed(dir, ['context', '--json'], env);
+    expect(context.code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('plugins shows each server not started, with its tools from the cache', async () => {
+    const run = await toolshed(dir, ['plugins'], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      'mcp server "marker"  loaded  from mcpServers: marker\n  server: stdio, not started (tools from the cache; it starts on the first call)\n  tools: whoami, wipe, multiply\n',
+    );
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('an invalid input is refused with paths before anything is sent: the server is not started', async () => {
+    const run = await toolshed(dir, ['call', 'multiply', '{"a":"six","b":-1}'], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^multiply: invalid_input: Invalid input for multiply\.a: .*\n {2}multiply\.b: /);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('a server tool without hints needs approval: denied without a terminal, and never sent; --yes runs it', async () => {
+    const denied = await toolshed(dir, ['call', 'wipe', '{"target":"disk"}'], env);
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toMatch(/^wipe: denied: .*wipe needs approval \(it is destructive and open-world\) and there is no terminal to ask; run it again with --yes/);
+    expect(existsSync(marker)).toBe(false);
+    const allowed = await toolshed(dir, ['call', 'wipe', '{"target":"disk"}', '--yes', '--json'], env);
+    expect(allowed.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(allowed.stdout).output)).toContain('wiped disk');
+    expect(starts(marker)).toBe(1);
+  });
+
+  it('a call starts its server on demand and returns its answer; the command exits with the server closed', async () => {
+    const run = await toolshed(dir, ['call', 'get-sum', '{"a":2,"b":40}', '--json'], env);
+    expect(run.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('The sum of 2 and 40 is 42.');
+  });
+
+  it('plugins --refresh starts every server, rewrites its cache and shows it connected', async () => {
+    rmSync(marker, { force: true });
+    const run = await toolshed(dir, ['plugins', '--refresh'], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/mcp server "everything" {2}loaded {2}from mcpServers: everything\n {2}server: stdio, connected \(pid \d+\)\n/);
+    expect(run.stdout).toMatch(/mcp server "marker" {2}loaded {2}from mcpServers: marker\n {2}server: stdio, connected \(pid \d+\)\n/);
+    expect(starts(marker)).toBe(1);
+  });
+});
+
+describe('faults and conflicts', () => {
+  it('a server that cannot start fails only its own tools: plugin tools still work, and the report names it', async () => {
+    const broken = { name: 'broken', command: process.execPath, args: ['-e', 'process.stderr.write("no database\\n"); process.exit(3)'] };
+    const dir = project({ mcpServers: [broken] }, { echo: true });
+    const call = await toolshed(dir, ['call', 'echo', '{"text":"still here"}']);
+    expect(call.code).toBe(0);
+    expect(JSON.parse(call.stdout)).toEqual({ text: 'still here' });
+    expect(call.stderr).toMatch(/^toolshed: warning: skipped plugin mcp server "broken" \(import\): could not list its tools: .*broken/m);
+    const plugins = await toolshed(dir, ['plugins', '--json']);
+    expect(plugins.code).toBe(0);
+    const report = JSON.parse(plugins.stdout).plugins as { name: string; status: string; source: string; error?: { phase: string; message: string } }[];
+    expect(report.find((plugin) => plugin.name === 'broken')).toMatchObject({ source: 'mcp', status: 'skipped', error: { phase: 'import' } });
+    expect(report.find((plugin) => plugin.name === '@toolshed/tool-echo')).toMatchObject({ status: 'loaded' });
+  });
+
+  it('a cached server whose program breaks fails its calls with an outcome naming the server; other tools work', async () => {
+    const dir = project({ mcpServers: [markerServer(path.join(tmpdir(), 'never'))] }, { echo: true });
+    // A program of the project's own that runs the marker server (whose SDK import resolves from the fixture's folder).
+    const script = path.join(dir, 'server.mjs');
+    writeFileSync(script, `await import(${JSON.stringify(pathToFileURL(MARKER_SERVER).href)});\n`);
+    writeFileSync(path.join(dir, 'toolshed.config.json'), JSON.stringify({ mcpServers: [markerServer(script)] }));
+    const env = { TEST_MARKER: path.join(dir, 'marker.log') };
+    const listed = await toolshed(dir, ['list'], env);
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    expect(listed.stdout).toContain('whoami  mcp server "marker"');
+    writeFileSync(script, 'process.stderr.write("cannot open the socket\\n"); process.exit(7);\n');
+    const call = await toolshed(dir, ['call', 'whoami', '{}', '--json'], env);
+    expect(call.code).toBe(1);
+    const outcome = JSON.parse(call.stdout) as { ok: boolean; error: { code: string; message: string } };
+    expect(outcome.error.code).toBe('execution_failed');
+    expect(outcome.error.message).toContain('marker');
+    expect((await toolshed(dir, ['call', 'echo', '{"text":"ok"}'], env)).code).toBe(0);
+  });
+
+  it('a tool name taken by a discovered plugin and a server: the plugin is skipped, naming both', async () => {
+    const dir = project({ mcpServers: [everything] }, { echo: true });
+    const run = await toolshed(dir, ['call', 'echo', '{"message":"from the server"}', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('Echo: from the server');
+    expect(run.stderr).toMatch(/skipped plugin @toolshed\/tool-echo@[\d.]+ \(register\): tool "echo" is offered by both mcp server "everything" and @toolshed\/tool-echo@[\d.]+\./);
+  });
+
+  it('a tool name taken by a named plugin and a server: startup fails naming both, and a rename fixes it', async () => {
+    const dir = project({ plugins: ['@toolshed/tool-echo'], mcpServers: [everything] }, { echo: true });
+    const run = await toolshed(dir, ['list']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('tool "echo" is offered by both @toolshed/tool-echo@');
+    expect(run.stderr).toContain('and mcp server "everything". Rename one in toolshed.config.json, e.g. the mcpServers entry {"name": "everything", ..., "rename": {"echo": "<new name>"}}.');
+    writeFileSync(path.join(dir, 'toolshed.config.json'), JSON.stringify({ plugins: ['@toolshed/tool-echo'], mcpServers: [{ ...everything, rename: { echo: 'server_echo' } }] }));
+    const fixed = await toolshed(dir, ['call', 'server_echo', '{"message":"renamed"}', '--json']);
+    expect(fixed.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(fixed.stdout).output)).toContain('Echo: renamed');
+  });
+});
+
+describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token from the environment', () => {
+  let server: ChildProcess;
+  let url: string;
+  const token = 'tok-3f9a1c-secret';
+  beforeAll(async () => {
+    const portFile = path.join(mkdtempSync(path.join(tmpdir(), 'toolshed-http-')), 'port');
+    made.push(path.dirname(portFile));
+    server = spawn(process.execPath, [MARKER_SERVER, '--http', portFile], { env: { ...process.env, EXPECTED_TOKEN: token }, stdio: 'ignore' });
+    for (let tries = 0; !existsSync(portFile) || readFileSync(portFile, 'utf8') === ''; tries++) {
+      if (tries > 200) throw new Error('the HTTP test server did not start');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    url = `http://127.0.0.1:${readFileSync(portFile, 'utf8')}/mcp`;
+  });
+  afterAll(() => {
+    server?.kill();
+  });
+
+  it('calls a tool with the header resolved from {"env": NAME}; the secret is in no cache file', async () => {
+    const dir = project({ mcpServers: [{ name: 'remote', url, headers: { Authorization: { env: 'REMOTE_AUTH' } } }] });
+    const env = { REMOTE_AUTH: `Bearer ${token}` };
+    const run = await toolshed(dir, ['call', 'whoami', '{}', '--json'], env);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('marker-server over http');
+    const files = cacheFiles(dir);
+    expect(files).toHaveLength(1);
+    const cached = readFileSync(path.join(dir, 'node_modules/.cache/toolshed/mcp', files[0]!), 'utf8');
+    expect(cached).toContain('whoami');
+    expect(cached).not.toContain(token);
+  });
+
+  it('a wrong token fails only that server, with a message naming it and not the secret; an unset variable names the field', async () => {
+    const dir = project({ mcpServers: [{ name: 'remote', url, headers: { Authorization: { env: 'REMOTE_AUTH' } } }] }, { echo: true });
+    const wrong = await toolshed(dir, ['call', 'echo', '{"text":"hi"}'], { REMOTE_AUTH: 'Bearer wrong-token-77' });
+    expect(wrong.code).toBe(0);
+    expect(wrong.stderr).toMatch(/skipped plugin mcp server "remote" \(import\): could not list its tools/);
+    expect(wrong.stderr).not.toContain('wrong-token-77');
+    const unset = await toolshed(dir, ['list'], { REMOTE_AUTH: undefined });
+    expect(unset.code).toBe(1);
+    expect(unset.stderr).toContain('mcp server "remote" [options]: option headers.Authorization refers to environment variable REMOTE_AUTH, which is not set.');
+  });
+});
+
+describe('Toolshed mounted by Toolshed', () => {
+  it("project A calls project B's echo through `toolshed serve --cwd B` over stdio", async () => {
+    const b = project({}, { echo: true });
+    const serveB = { name: 'b', command: process.execPath, args: [bin, 'serve', '--cwd', b], rename: { echo: 'b_echo' } };
+    const a = project({ mcpServers: [serveB] });
+    const list = await toolshed(a, ['list', '--json']);
+    expect(list.stderr).toBe('');
+    expect(list.code).toBe(0);
+    // echo says nothing of openWorld, so B serves no openWorldHint, and the MCP spec's default makes it open-world here.
+    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ name: 'b_echo', plugin: 'b', source: 'mcp', annotations: expect.objectContaining({ openWorld: true }) })]);
+    const denied = await toolshed(a, ['call', 'b_echo', '{"text":"across projects"}']);
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toContain('b_echo needs approval (it is open-world)');
+    // The user knows better and marks the server's tools in the config.
+    writeFileSync(path.join(a, 'toolshed.config.json'), JSON.stringify({ mcpServers: [{ ...serveB, annotations: { '*': { openWorld: false } } }] }));
+    const run = await toolshed(a, ['call', 'b_echo', '{"text":"across projects"}', '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('across projects');
+  });
+});
