@@ -1,5 +1,4 @@
 import { ToolError } from '@toolshed/core/contract';
-import { capText } from '@toolshed/providers';
 
 interface Content {
   type: string;
@@ -30,7 +29,8 @@ export function toOutput(result: CallResult, tool: string, server: string): unkn
   const content = Array.isArray(result.content) ? result.content : [];
   if (result.isError === true) {
     const text = textOf(content).trim();
-    throw new ToolError('execution_failed', capText(`${tool} failed (MCP server "${server}"): ${text === '' ? 'the server gave no message' : text}`));
+    // Not cut here: like any tool's outcome, it is capped where it is written for a model.
+    throw new ToolError('execution_failed', `${tool} failed (MCP server "${server}"): ${text === '' ? 'the server gave no message' : text}`);
   }
   if (result.structuredContent !== undefined) return result.structuredContent;
   if (content.every((item) => item.type === 'text')) return textOf(content);
