@@ -1,7 +1,8 @@
 // Cold start of the toolshed command as a ratio to `node -e 0`, each case its
 // own function in the same tinybench loop (vitest bench), each sample one
 // spawned process: `list` in a project with the three bundled plugins and in
-// one with 100 generated plugins, `call echo` and `--version`.
+// one with 100 generated plugins, `call echo` (beside the echo plugin imported
+// and run by hand, the least such a call costs) and `--version`.
 // Children run without NODE_EXTRA_CA_CERTS: reading a CA bundle adds the same
 // ~25 ms to every node start, floor included, and would only hide our share.
 // Ratios and targets (bench/targets.json): scripts/bench-report.mjs.
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { bench, describe } from 'vitest';
 
 const bin = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
+const byHand = fileURLToPath(new URL('./echo-by-hand.js', import.meta.url));
 const require = createRequire(import.meta.url);
 const BUNDLED = ['@toolshed/tool-echo', '@toolshed/tool-read-file', '@toolshed/tool-send-email'];
 const env = { ...process.env, NO_COLOR: '1' };
@@ -92,8 +94,37 @@ const tools = (count: number) => (stdout: string) => {
   if (listed !== count) throw new Error(`expected ${count} tools from toolshed list, got ${listed}`);
 };
 
+/**
+ * Two MCP servers mounted (server-everything and the tests' marker server, over stdio) with
+ * their tool lists cached by one `toolshed list` here; `list` must then start neither: the
+ * marker server appends to marker.log whenever it starts, and a sample that grew it throws.
+ */
+function mountedProject(): { dir: string; tools: number; unstarted: () => void } {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolshed-bench-mcp-')));
+  mkdirSync(path.join(dir, 'node_modules/@toolshed'), { recursive: true });
+  symlinkSync(path.dirname(require.resolve('@toolshed/mcp/package.json')), path.join(dir, 'node_modules/@toolshed/mcp'), 'dir');
+  const everything = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
+  const marker = fileURLToPath(new URL('../test-fixtures/mcp-servers/marker-server.mjs', import.meta.url));
+  write(path.join(dir, 'package.json'), { name: 'bench-mcp', private: true, dependencies: { '@toolshed/mcp': '^1' } });
+  write(path.join(dir, 'toolshed.config.json'), {
+    mcpServers: [
+      { name: 'everything', command: process.execPath, args: [everything, 'stdio'] },
+      { name: 'marker', command: process.execPath, args: [marker], env: { MARKER_FILE: path.join(dir, 'marker.log') } },
+    ],
+  });
+  const first = spawnSync(process.execPath, [bin, 'list', '--json'], { cwd: dir, encoding: 'utf8', env });
+  if (first.status !== 0 || first.stderr !== '') throw new Error(`toolshed list could not cache the servers' tools in ${dir}: ${first.stderr}`);
+  const log = path.join(dir, 'marker.log');
+  const started = readFileSync(log, 'utf8');
+  const unstarted = () => {
+    if (readFileSync(log, 'utf8') !== started) throw new Error('toolshed list started an MCP server although its tools were cached');
+  };
+  return { dir, tools: JSON.parse(first.stdout).length, unstarted };
+}
+
 const three = bundledProject();
 const hundred = generatedProject(100);
+const mounted = mountedProject();
 // Each sample is a process start: a fixed count, not a time budget, so every case gets as many.
 const options = { time: 0, iterations: 40, warmupTime: 0, warmupIterations: 3 };
 
@@ -103,6 +134,24 @@ describe('cold start', () => {
   bench('toolshed list (3 plugins)', () => run([bin, 'list', '--json'], three, tools(3)), options);
   bench('toolshed list (100 plugins)', () => run([bin, 'list', '--json'], hundred, tools(100)), options);
   bench(
+    'toolshed list (2 MCP servers, cached)',
+    () =>
+      run([bin, 'list', '--json'], mounted.dir, (stdout) => {
+        tools(mounted.tools)(stdout);
+        mounted.unstarted();
+      }),
+    options,
+  );
+  // Not a floor of any target: what a call of echo costs at the least, to read the call's ratio against.
+  bench(
+    'reference: the echo plugin imported and run by hand',
+    () =>
+      run([byHand, '{"text":"hi"}'], three, (stdout) => {
+        if (JSON.parse(stdout).text !== 'hi') throw new Error(`echo by hand printed ${stdout}`);
+      }),
+    options,
+  );
+  bench(
     'toolshed call echo',
     () =>
       run([bin, 'call', 'echo', '{"text":"hi"}'], three, (stdout) => {
@@ -111,7 +160,7 @@ describe('cold start', () => {
     {
       ...options,
       teardown: (_task: unknown, mode?: string) => {
-        if (mode === 'run') for (const dir of [three, hundred]) rmSync(dir, { recursive: true, force: true });
+        if (mode === 'run') for (const dir of [three, hundred, mounted.dir]) rmSync(dir, { recursive: true, force: true });
       },
     },
   );
