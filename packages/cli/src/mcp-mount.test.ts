@@ -7,7 +7,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
 const bin = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
@@ -61,6 +63,15 @@ const cacheFiles = (dir: string) => {
 /** The marker server over stdio; it appends a line to $TEST_MARKER each time it starts. */
 const markerServer = (script = MARKER_SERVER) => ({ name: 'marker', command: process.execPath, args: [script], env: { MARKER_FILE: { env: 'TEST_MARKER' } } });
 const everything = { name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'] };
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 function starts(marker: string): number {
   return existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean).length : 0;
@@ -127,12 +138,32 @@ describe('two stdio servers: server-everything and the marker server', () => {
     expect(allowed.code).toBe(0);
     expect(JSON.stringify(JSON.parse(allowed.stdout).output)).toContain('wiped disk');
     expect(starts(marker)).toBe(1);
+    // The server the call started did not outlive the command.
+    const pid = Number(/started (\d+)/.exec(readFileSync(marker, 'utf8'))![1]);
+    expect(alive(pid)).toBe(false);
   });
 
   it('a call starts its server on demand and returns its answer; the command exits with the server closed', async () => {
     const run = await toolshed(dir, ['call', 'get-sum', '{"a":2,"b":40}', '--json'], env);
     expect(run.code).toBe(0);
     expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('The sum of 2 and 40 is 42.');
+  });
+
+  it('serve hands the mounted tools on to an MCP client (the SDK client), starting the server on the first call only', async () => {
+    const client = new Client({ name: 'mount-serve-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'serve', '--cwd', dir], env: { ...(process.env as Record<string, string>), ...(env as Record<string, string>) }, stderr: 'pipe' }));
+    try {
+      rmSync(marker, { force: true });
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['get-sum', 'whoami', 'wipe', 'multiply']));
+      expect(tools.find((tool) => tool.name === 'multiply')!.inputSchema).toMatchObject({ required: ['a', 'b'] });
+      expect(existsSync(marker)).toBe(false);
+      const result = await client.callTool({ name: 'multiply', arguments: { a: 6, b: 7 } });
+      expect(JSON.stringify(result)).toContain('42');
+      expect(starts(marker)).toBe(1);
+    } finally {
+      await client.close();
+    }
   });
 
   it('plugins --refresh starts every server, rewrites its cache and shows it connected', async () => {
