@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createHost, inspectPlugins } from '@toolshed/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
@@ -93,7 +94,7 @@ describe('two stdio servers: server-everything and the marker server', () => {
     expect(first.code).toBe(0);
     const tools = JSON.parse(first.stdout) as { name: string; plugin: string; source?: string; annotations: object }[];
     expect(tools.find((tool) => tool.name === 'get-sum')).toMatchObject({ plugin: 'everything', source: 'mcp' });
-    expect(tools.filter((tool) => tool.plugin === 'marker').map((tool) => tool.name)).toEqual(['whoami', 'wipe', 'multiply']);
+    expect(tools.filter((tool) => tool.plugin === 'marker').map((tool) => tool.name)).toEqual(['whoami', 'wipe', 'multiply', 'grow']);
     // The spec's defaults for hints the server left out: destructive and open-world.
     expect(tools.find((tool) => tool.name === 'wipe')!.annotations).toMatchObject({ destructive: true, openWorld: true });
     expect(starts(marker)).toBe(1);
@@ -117,7 +118,7 @@ describe('two stdio servers: server-everything and the marker server', () => {
     const run = await toolshed(dir, ['plugins'], env);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
-      'mcp server "marker"  loaded  from mcpServers: marker\n  server: stdio, not started (tools from the cache; it starts on the first call)\n  tools: whoami, wipe, multiply\n',
+      'mcp server "marker"  loaded  from mcpServers: marker\n  server: stdio, not started (tools from the cache; it starts on the first call)\n  tools: whoami, wipe, multiply, grow\n',
     );
     expect(existsSync(marker)).toBe(false);
   });
@@ -172,6 +173,30 @@ describe('two stdio servers: server-everything and the marker server', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/mcp server "everything" {2}loaded {2}from mcpServers: everything\n {2}server: stdio, connected \(pid \d+\)\n/);
     expect(run.stdout).toMatch(/mcp server "marker" {2}loaded {2}from mcpServers: marker\n {2}server: stdio, connected \(pid \d+\)\n/);
+    expect(starts(marker)).toBe(1);
+  });
+});
+
+describe('tools/list_changed while connected', () => {
+  it('the report says what changed, the sealed registry keeps its tools, and the next start lists the new tool from the cache', async () => {
+    const dir = project({ mcpServers: [markerServer()] });
+    const marker = path.join(dir, 'marker.log');
+    const host = await createHost({ cwd: dir, env: { TEST_MARKER: marker }, registry: { approve: 'allow-all' } });
+    try {
+      expect(await host.registry.dispatch({ name: 'grow', input: {} })).toMatchObject({ ok: true });
+      const warnings = () => host.plugins.find((plugin) => plugin.name === 'marker')!.warnings;
+      for (let tries = 0; warnings().length === 0 && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(warnings()).toEqual([
+        'the server changed its tool list while connected (added grown); this host keeps the tools it started with, and the next start uses the new list (the cache is updated).',
+      ]);
+      expect(host.registry.has('grown')).toBe(false);
+      expect(host.plugins.find((plugin) => plugin.name === 'marker')!.server!.state).toMatchObject({ status: 'connected' });
+    } finally {
+      await host.close();
+    }
+    expect(host.plugins.find((plugin) => plugin.name === 'marker')!.server!.state).toEqual({ status: 'closed' });
+    const next = await inspectPlugins({ cwd: dir, env: { TEST_MARKER: marker } });
+    expect(next.tools.map((tool) => tool.name)).toEqual(['whoami', 'wipe', 'multiply', 'grow', 'grown']);
     expect(starts(marker)).toBe(1);
   });
 });

@@ -33,13 +33,26 @@ const TOOLS = [
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
+  {
+    // Adds the tool `grown` and says so with notifications/tools/list_changed.
+    name: 'grow',
+    description: 'Offers one more tool from now on.',
+    inputSchema: { type: 'object', properties: {} },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  },
 ];
+const GROWN = { name: 'grown', description: 'A tool that appeared while connected.', inputSchema: { type: 'object', properties: {} } };
 
 function newServer(label) {
-  const server = new Server({ name: 'marker-server', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'marker-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args = {} } = request.params;
+    if (name === 'grow') {
+      if (!TOOLS.includes(GROWN)) TOOLS.push(GROWN);
+      await server.sendToolListChanged();
+      return { content: [{ type: 'text', text: 'grown' }] };
+    }
     const text =
       name === 'whoami' ? `marker-server over ${label}` : name === 'wipe' ? `wiped ${args.target}` : name === 'multiply' ? String(args.a * args.b) : undefined;
     if (text === undefined) return { isError: true, content: [{ type: 'text', text: `no tool ${name}` }] };
