@@ -41,5 +41,5 @@ export type { McpTool } from './mcp/adapter.js';
 export { MCP_CALL_ID_META, mcpCallIdProblem } from './mcp/calls.js';
 export type { McpCallToolResult } from './mcp/results.js';
 
-export { walkSchema, rewriteSchema } from './json-schema/walk.js';
-export type { SchemaRewriter, SchemaStep, SchemaVisit, SchemaWalker } from './json-schema/walk.js';
+export { walkSchema, rewriteSchema, MAX_INLINED_REFS } from './json-schema/walk.js';
+export type { RefRefusal, SchemaRewriter, SchemaStep, SchemaVisit, SchemaWalker } from './json-schema/walk.js';

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_CALL_ID_PREFIX } from '../call-id.js';
 import { dispatchCalls } from '../run-tool-calls.js';
+import { doublingSchema } from '../json-schema/schemas.fixture.js';
 import { makeRegistry } from '../tools.fixture.js';
 import { gemini } from './adapter.js';
 import { toGeminiSchema } from './schema.js';
@@ -90,6 +91,10 @@ describe('Gemini schemas', () => {
       required: ['home'],
     });
     expect(JSON.stringify(schema)).toBe(before);
+    // Definitions that use each other many times over are inlined up to the walker's limit, then named.
+    const doubling = JSON.stringify(toGeminiSchema(doublingSchema(40)));
+    expect(doubling).toMatch(/\(see #\/\$defs\/L\d+\)/);
+    expect(doubling).not.toContain('$ref');
     // A reference to the root is recursive too; one that leads outside the schema is named.
     expect(toGeminiSchema({ type: 'object', properties: { parent: { $ref: '#', description: 'The parent.' }, far: { $ref: 'other.json' } } })).toEqual({
       type: 'object',

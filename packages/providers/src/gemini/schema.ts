@@ -76,6 +76,7 @@ const geminiRewriter: SchemaRewriter<JsonSchema> = {
     // Gemini has no references and no recursion: describe the rest in words.
     const out: JsonSchema = { type: 'object' };
     if (typeof siblings.description === 'string') out.description = siblings.description;
+    // Past the inlining limit the shape is still in the schema, only not spelled out here.
     note(out, why === 'recursive' ? 'a nested value of the same shape as its parent' : `see ${ref}`);
     return out;
   },

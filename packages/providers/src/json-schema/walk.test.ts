@@ -1,6 +1,7 @@
 import type { JsonSchema } from '@toolshed/core';
 import { describe, expect, it } from 'vitest';
-import { resolveRef, rewriteSchema, walkSchema, type SchemaStep } from './walk.js';
+import { doublingSchema } from './schemas.fixture.js';
+import { MAX_INLINED_REFS, resolveRef, rewriteSchema, walkSchema, type SchemaStep } from './walk.js';
 
 /** Each place the walk reached, written as a path: `properties.a/items`, `anyOf.0`… */
 function where(path: readonly SchemaStep[]): string {
@@ -123,6 +124,37 @@ describe('walkSchema', () => {
     ]);
     expect(schemas).toEqual(['#', 'properties.slash', 'properties.encoded', 'properties.first', '$defs.a/b', '$defs.tilde~']);
     expect(resolveRef({ $defs: { 'a/b': { type: 'string' } } }, '#/%24defs/a~1b')).toEqual({ target: { type: 'string' }, pointer: '/$defs/a~1b' });
+  });
+});
+
+describe('a schema that grows twofold with each $ref level', () => {
+  it(`inlines at most ${MAX_INLINED_REFS} $refs in one walk and reports the rest as past the limit`, () => {
+    let schemas = 0;
+    const limited = new Set<string>();
+    walkSchema(doublingSchema(40), {
+      schema: () => (schemas += 1),
+      ref: (ref, why) => {
+        if (why === 'limit') limited.add(ref);
+      },
+    });
+    // Each inlined $ref is one object with two properties; the other visits are the definitions themselves.
+    expect(schemas).toBeLessThanOrEqual(3 * MAX_INLINED_REFS + 3 * 41 + 1);
+    expect(limited.size).toBeGreaterThan(0);
+    // Below the limit everything is inlined: from the root, 7 levels are 1 + 2 + … + 128 = 255 $refs.
+    const small: string[] = [];
+    let refs = 0;
+    rewriteSchema<void>(doublingSchema(7), {
+      schema(visit) {
+        for (const [step, child] of Object.entries(visit.schema.properties ?? {})) {
+          if (typeof (child as { $ref?: unknown }).$ref === 'string') refs += 1;
+          visit.walk(child, { keyword: 'properties', key: step });
+        }
+      },
+      other() {},
+      ref: (ref, why) => void small.push(`${why} ${ref}`),
+    });
+    expect(small).toEqual([]);
+    expect(refs).toBe(255);
   });
 });
 

@@ -34,6 +34,17 @@ export function subschemas(schema: JsonSchema): [SchemaStep, unknown][] {
   return found;
 }
 
+/**
+ * The most `$ref`s one walk inlines. Definitions that use each other twice over
+ * grow twofold with each level (40 levels: a trillion copies), and a schema can
+ * come from anyone (an MCP server mounted as a plugin): past this, a `$ref` is
+ * handed to the rewriter as `limit` instead of inlined, so every walk stays small.
+ */
+export const MAX_INLINED_REFS = 1000;
+
+/** Why a `$ref` was not inlined. */
+export type RefRefusal = 'unresolved' | 'recursive' | 'limit';
+
 /** What a visitor is handed for one subschema. */
 export interface SchemaVisit<R> {
   /** The subschema; a `$ref` already replaced by its target, with the `$ref`'s siblings laid over it. */
@@ -58,11 +69,12 @@ export interface SchemaRewriter<R> {
   /** A subschema that is not an object: `true`, `false`, or anything else found where a schema belongs. */
   other(value: unknown, path: readonly SchemaStep[]): R;
   /**
-   * A `$ref` that cannot be inlined: `unresolved` when it does not point to a
+   * A `$ref` that is not inlined: `unresolved` when it does not point to a
    * schema inside this one, `recursive` when it points back to a schema the
-   * walk is inside (inlining it would never end).
+   * walk is inside (inlining it would never end), `limit` when the walk has
+   * inlined `MAX_INLINED_REFS` already.
    */
-  ref(ref: string, why: 'unresolved' | 'recursive', siblings: JsonSchema, path: readonly SchemaStep[]): R;
+  ref(ref: string, why: RefRefusal, siblings: JsonSchema, path: readonly SchemaStep[]): R;
 }
 
 function escapeToken(token: string): string {
@@ -106,6 +118,7 @@ export function resolveRef(root: JsonSchema, ref: string): { target: JsonSchema;
 export function rewriteSchema<R>(root: JsonSchema, rewriter: SchemaRewriter<R>): R {
   // Pointers of the schemas the walk is inside, to tell a recursive $ref.
   const inside: string[] = [];
+  let inlined = 0;
 
   function walk(value: unknown, path: readonly SchemaStep[], pointer: string): R {
     if (!isSchemaObject(value)) return rewriter.other(value, path);
@@ -114,6 +127,8 @@ export function rewriteSchema<R>(root: JsonSchema, rewriter: SchemaRewriter<R>):
       const found = resolveRef(root, ref);
       if (!found) return rewriter.ref(ref, 'unresolved', siblings, path);
       if (found.pointer === pointer || inside.includes(found.pointer)) return rewriter.ref(ref, 'recursive', siblings, path);
+      if (inlined >= MAX_INLINED_REFS) return rewriter.ref(ref, 'limit', siblings, path);
+      inlined += 1;
       return visit({ ...found.target, ...siblings }, path, found.pointer);
     }
     return visit(value, path, pointer);
@@ -140,14 +155,15 @@ export interface SchemaWalker {
   /** A subschema that is an object (the root included), `$ref`s inlined. */
   schema?(schema: JsonSchema, path: readonly SchemaStep[]): void;
   /** A `$ref` that was not followed, and why. */
-  ref?(ref: string, why: 'unresolved' | 'recursive', path: readonly SchemaStep[]): void;
+  ref?(ref: string, why: RefRefusal, path: readonly SchemaStep[]): void;
 }
 
 /**
  * Visit every subschema of a schema, top down: `properties`, `items`,
  * `anyOf` / `oneOf` / `allOf`, `additionalProperties`, `$defs` and every other
  * keyword that holds a schema, following each `$ref` into its target (once per
- * chain: a recursive `$ref` is reported, not followed).
+ * chain: a recursive `$ref` is reported, not followed; so is every `$ref`
+ * after the first `MAX_INLINED_REFS`).
  */
 export function walkSchema(root: JsonSchema, walker: SchemaWalker): void {
   rewriteSchema<void>(root, {

@@ -2,6 +2,7 @@ import type { JsonSchema } from '@toolshed/core';
 import { describe, expect, it } from 'vitest';
 import { restoreOmittedKeys } from './strict-restore.js';
 import { describeStrictProblems, strictSchemaProblems, toStrictSchema } from './strict-schema.js';
+import { doublingSchema } from '../json-schema/schemas.fixture.js';
 import { makeRegistry } from '../tools.fixture.js';
 
 function strict(schema: JsonSchema) {
@@ -157,6 +158,10 @@ describe('toStrictSchema', () => {
     expect(strictSchemaProblems(object({ name: { type: 'string' }, parent: { $ref: '#' } }, ['name']))).toEqual([
       { at: 'parent', reason: 'it is recursive ($ref "#"); the strict rewrite only handles schemas it can inline' },
     ]);
+    expect(strictSchemaProblems(doublingSchema(40))).toContainEqual({
+      at: expect.stringMatching(/^root(\.[ab])+$/),
+      reason: expect.stringMatching(/^its \$ref "#\/\$defs\/L\d+" is past the 1000 the strict rewrite inlines/),
+    });
     expect(strictSchemaProblems(object({ far: { $ref: 'https://example.org/address.json' } }))).toEqual([
       { at: 'far', reason: 'its $ref "https://example.org/address.json" does not point to a schema inside this one' },
     ]);

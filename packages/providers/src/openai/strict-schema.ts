@@ -1,5 +1,5 @@
 import type { JsonSchema } from '@toolshed/core';
-import { isSchemaObject as isObject, rewriteSchema, type SchemaRewriter, type SchemaStep } from '../json-schema/walk.js';
+import { isSchemaObject as isObject, MAX_INLINED_REFS, rewriteSchema, type RefRefusal, type SchemaRewriter, type SchemaStep } from '../json-schema/walk.js';
 
 /** Why (part of) a schema cannot be sent with OpenAI `strict: true`. */
 export interface StrictProblem {
@@ -49,6 +49,13 @@ const UNSUPPORTED: Record<string, string> = {
   unevaluatedItems: '"unevaluatedItems" cannot be expressed in strict mode',
   prefixItems: 'it is a tuple (prefixItems); strict mode only has arrays of one item type',
   contains: '"contains" cannot be expressed in strict mode',
+};
+
+const REF_PROBLEMS: Record<RefRefusal, (ref: string) => string> = {
+  recursive: (ref) => `it is recursive ($ref "${ref}"); the strict rewrite only handles schemas it can inline`,
+  unresolved: (ref) => `its $ref "${ref}" does not point to a schema inside this one`,
+  limit: (ref) =>
+    `its $ref "${ref}" is past the ${MAX_INLINED_REFS} the strict rewrite inlines (definitions that use each other many times over); write the schema with fewer references`,
 };
 
 interface Rewritten {
@@ -121,12 +128,7 @@ function strictRewriter(totals: { problems: StrictProblem[]; properties: number;
       return empty();
     },
     ref(ref, why, _siblings, path) {
-      problemAt(
-        path,
-        why === 'recursive'
-          ? `it is recursive ($ref "${ref}"); the strict rewrite only handles schemas it can inline`
-          : `its $ref "${ref}" does not point to a schema inside this one`,
-      );
+      problemAt(path, REF_PROBLEMS[why](ref));
       return empty();
     },
     schema(visit) {
