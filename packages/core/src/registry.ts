@@ -77,6 +77,7 @@ interface Entry {
 
 const NEVER_ABORTED = new AbortController().signal;
 const SILENT: ToolLogger = { debug() {}, info() {}, warn() {}, error() {} };
+const IGNORE_PROGRESS = (_progress: Progress): void => {};
 
 // Made and caught only in this module (never crosses copies of core), so instanceof is exact,
 // and no handler can forge one: the class is not exported.
@@ -324,10 +325,12 @@ export class ToolRegistry {
       toolName: name,
       signal: controller?.signal ?? NEVER_ABORTED,
       log: logger ? scopedLogger(logger, name, callId) : SILENT,
-      report: (progress: Progress) => {
-        if (ended || !events) return;
-        events.emit({ type: 'call.progress', callId, name, progress: { ...progress }, at: Date.now() });
-      },
+      // Progress nobody subscribed to is dropped: no closure is made for it.
+      report: events
+        ? (progress: Progress) => {
+            if (!ended) events.emit({ type: 'call.progress', callId, name, progress: { ...progress }, at: Date.now() });
+          }
+        : IGNORE_PROGRESS,
     };
 
     let output: unknown;
