@@ -25,9 +25,19 @@ describe('the light entry @toolshed/core/contract', () => {
       `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(\`export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write(r.url + '\\\\n'); return r; }\`));`,
     )}`;
     const entry = pathToFileURL(path.join(dist, 'contract.js')).href;
-    const run = spawnSync(process.execPath, ['--import', hook, '--input-type=module', '-e', `const m = await import(${JSON.stringify(entry)}); console.log(typeof m.checkManifestField);`], {
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        hook,
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(entry)}); console.log(typeof m.checkManifestField);`,
+      ],
+      {
+        encoding: 'utf8',
+      },
+    );
     expect(run.stdout).toBe('function\n');
     const urls = run.stderr.split('\n').filter((line) => line.startsWith('file:'));
     expect(urls).toContain(entry);
@@ -35,11 +45,21 @@ describe('the light entry @toolshed/core/contract', () => {
   });
 });
 
-const echo = defineTool({ name: 'echo', description: 'Echo the text back.', input: v.object({ text: v.string() }), timeoutMs: 500, run: ({ text }) => text });
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echo the text back.',
+  input: v.object({ text: v.string() }),
+  timeoutMs: 500,
+  run: ({ text }) => text,
+});
 
 describe('manifest checks', () => {
   it('reads a package.json field, refusing an unsupported apiVersion by field', () => {
-    expect(checkManifestField({ apiVersion: 1, tools: ['echo'], manifest: './dist/toolshed.json' })).toEqual({ apiVersion: 1, tools: ['echo'], manifest: './dist/toolshed.json' });
+    expect(checkManifestField({ apiVersion: 1, tools: ['echo'], manifest: './dist/toolshed.json' })).toEqual({
+      apiVersion: 1,
+      tools: ['echo'],
+      manifest: './dist/toolshed.json',
+    });
     const error = thrown(() => checkManifestField({ apiVersion: 2, tools: ['echo'] }));
     expect(isPluginError(error) && [error.phase, error.field]).toEqual(['validate', 'toolshed.apiVersion']);
     const names = thrown(() => checkManifestField({ apiVersion: 1, tools: ['1bad'] }));
@@ -51,7 +71,8 @@ describe('manifest checks', () => {
     const built = { tools: [echo], definitions: [describeTool(echo)] };
     const file = manifestOf(1, built);
     expect(checkManifestFile(JSON.parse(JSON.stringify(file)), field, 'dist/toolshed.json')).toEqual(file);
-    const bad = (tool: unknown) => (thrown(() => checkManifestFile({ apiVersion: 1, tools: [tool] }, field, 'dist/toolshed.json')) as Error).message;
+    const bad = (tool: unknown) =>
+      (thrown(() => checkManifestFile({ apiVersion: 1, tools: [tool] }, field, 'dist/toolshed.json')) as Error).message;
     expect(bad({ definition: { ...file.tools[0]!.definition, inputSchema: { type: 'string' } } })).toBe(
       'its manifest dist/toolshed.json does not fit: tools[0] (echo): "inputSchema" must be a JSON Schema of type "object". Rebuild the plugin.',
     );
@@ -70,6 +91,8 @@ describe('manifest checks', () => {
       'its code describes tool "echo" differently from its manifest; rebuild the plugin so the manifest is regenerated.',
     ]);
     const renamed = thrown(() => checkCodeAgainstManifest([{ definition: { ...manifest[0]!.definition, name: 'say' } }], built));
-    expect((renamed as Error).message).toBe('its code offers tools [echo] but its manifest lists [say]; rebuild the plugin so the manifest is regenerated.');
+    expect((renamed as Error).message).toBe(
+      'its code offers tools [echo] but its manifest lists [say]; rebuild the plugin so the manifest is regenerated.',
+    );
   });
 });

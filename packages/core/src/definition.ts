@@ -17,12 +17,18 @@ function isSchema(value: unknown): boolean {
  */
 export function describeTool(tool: AnyTool, origin?: string): ToolDefinition {
   if (typeof tool !== 'object' || tool === null) {
-    throw new ContractError({ reason: `Cannot register ${String(tool)}${origin ? ` from ${origin}` : ''}: a tool is an object made by defineTool().` });
+    throw new ContractError({
+      reason: `Cannot register ${String(tool)}${origin ? ` from ${origin}` : ''}: a tool is an object made by defineTool().`,
+    });
   }
   assertToolName(tool.name, origin);
   const { name } = tool;
   if (typeof tool.description !== 'string' || tool.description.trim() === '') {
-    throw new ContractError({ tool: name, field: 'description', reason: '"description" must be a non-empty string; it is what the model reads.' });
+    throw new ContractError({
+      tool: name,
+      field: 'description',
+      reason: '"description" must be a non-empty string; it is what the model reads.',
+    });
   }
   if (!isSchema(tool.input)) {
     throw new ContractError({ tool: name, field: 'input', reason: '"input" must be a valibot schema such as v.object({...}).' });
@@ -34,7 +40,11 @@ export function describeTool(tool: AnyTool, origin?: string): ToolDefinition {
     throw new ContractError({ tool: name, field: 'run', reason: '"run" must be a function (input, ctx) => output.' });
   }
   if (tool.close !== undefined && typeof tool.close !== 'function') {
-    throw new ContractError({ tool: name, field: 'close', reason: '"close" must be a function () => void when given; the host calls it on shutdown.' });
+    throw new ContractError({
+      tool: name,
+      field: 'close',
+      reason: '"close" must be a function () => void when given; the host calls it on shutdown.',
+    });
   }
   checkTimeout(`Tool "${name}"`, tool.timeoutMs);
   const definition: ToolDefinition = {

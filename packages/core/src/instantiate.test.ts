@@ -46,15 +46,24 @@ describe('instantiatePlugin', () => {
   });
 
   it('refuses options for a plugin that takes none, naming them', async () => {
-    const error = await failure(instantiatePlugin(definePlugin({ name: 'tool-plain', apiVersion: 1, tools: [greet] }), { options: { verbose: true }, cwd: '.' }));
-    expect(error).toMatchObject({ phase: 'options', plugin: 'tool-plain', field: 'verbose', message: 'it takes no options, but was given verbose. Remove them.' });
+    const error = await failure(
+      instantiatePlugin(definePlugin({ name: 'tool-plain', apiVersion: 1, tools: [greet] }), { options: { verbose: true }, cwd: '.' }),
+    );
+    expect(error).toMatchObject({
+      phase: 'options',
+      plugin: 'tool-plain',
+      field: 'verbose',
+      message: 'it takes no options, but was given verbose. Remove them.',
+    });
   });
 
   it('words option issues by field and never quotes a value a check saw', async () => {
     const secret = 'hunter2-not-an-email';
     const error = await failure(instantiatePlugin(withOptions(), { options: { greeting: 5, contact: secret, extra: 1 }, cwd: '.' }));
     expect(error.phase).toBe('options');
-    expect(error.message).toBe('invalid options: option greeting: expected string, received number; option contact: failed the email check.');
+    expect(error.message).toBe(
+      'invalid options: option greeting: expected string, received number; option contact: failed the email check.',
+    );
     expect(error.issues?.map((issue) => [issue.field, issue.kind])).toEqual([
       ['greeting', 'type'],
       ['contact', 'check'],
@@ -70,11 +79,14 @@ describe('instantiatePlugin', () => {
     });
     await instantiatePlugin(plugin, { options: { greeting: { env: 'GREETING' } }, env: { GREETING: 'Hej' }, cwd: '.' });
     expect(seen).toEqual({ greeting: 'Hej' });
-    const error = await failure(instantiatePlugin(plugin, { options: { greeting: { env: 'GREETING' } }, env: {}, configName: 'my.json', cwd: '.' }));
+    const error = await failure(
+      instantiatePlugin(plugin, { options: { greeting: { env: 'GREETING' } }, env: {}, configName: 'my.json', cwd: '.' }),
+    );
     expect(error).toMatchObject({
       phase: 'options',
       field: 'greeting',
-      message: 'option greeting refers to environment variable GREETING, which is not set. Set GREETING before starting, or change the option in my.json.',
+      message:
+        'option greeting refers to environment variable GREETING, which is not set. Set GREETING before starting, or change the option in my.json.',
     });
   });
 
@@ -93,8 +105,19 @@ describe('instantiatePlugin', () => {
 
   it('reports a throwing factory as an options failure with its cause', async () => {
     const cause = new Error('no database');
-    const error = await failure(instantiatePlugin(withOptions(() => { throw cause; }), { options: { greeting: 'x' }, cwd: '.' }));
-    expect(error).toMatchObject({ phase: 'options', plugin: 'tool-greet', message: 'its tools could not be created with these options: no database' });
+    const error = await failure(
+      instantiatePlugin(
+        withOptions(() => {
+          throw cause;
+        }),
+        { options: { greeting: 'x' }, cwd: '.' },
+      ),
+    );
+    expect(error).toMatchObject({
+      phase: 'options',
+      plugin: 'tool-greet',
+      message: 'its tools could not be created with these options: no database',
+    });
     expect(error.cause).toBe(cause);
   });
 
@@ -102,7 +125,12 @@ describe('instantiatePlugin', () => {
     let closed = 0;
     const good = { ...greet, close: () => void (closed += 1) };
     const broken = { ...greet, name: 'broken', input: 'not a schema' } as unknown as AnyTool;
-    const error = await failure(instantiatePlugin(withOptions(() => [good, broken]), { options: { greeting: 'x' }, cwd: '.' }));
+    const error = await failure(
+      instantiatePlugin(
+        withOptions(() => [good, broken]),
+        { options: { greeting: 'x' }, cwd: '.' },
+      ),
+    );
     expect(error).toMatchObject({ phase: 'validate', plugin: 'tool-greet', tool: 'broken', field: 'input' });
     expect(error.message).toBe('Tool "broken": "input" must be a valibot schema such as v.object({...}).');
     expect(closed).toBe(1);
@@ -110,7 +138,14 @@ describe('instantiatePlugin', () => {
 
   it('close() closes every tool once, even when one of them throws', async () => {
     const closed: string[] = [];
-    const a = { ...greet, name: 'a', close: () => { closed.push('a'); throw new Error('a failed'); } };
+    const a = {
+      ...greet,
+      name: 'a',
+      close: () => {
+        closed.push('a');
+        throw new Error('a failed');
+      },
+    };
     const b = { ...greet, name: 'b', close: async () => void closed.push('b') };
     const instance = await instantiatePlugin(definePlugin({ name: 'p', apiVersion: 1, tools: () => [a, b] }), { cwd: '.' });
     await Promise.all([instance.close(), instance.close()]);
@@ -119,7 +154,11 @@ describe('instantiatePlugin', () => {
   });
 
   it('refuses a close that is not a function, naming the tool', async () => {
-    const error = await failure(instantiatePlugin(definePlugin({ name: 'p', apiVersion: 1, tools: [{ ...greet, close: 'soon' } as unknown as AnyTool] }), { cwd: '.' }));
+    const error = await failure(
+      instantiatePlugin(definePlugin({ name: 'p', apiVersion: 1, tools: [{ ...greet, close: 'soon' } as unknown as AnyTool] }), {
+        cwd: '.',
+      }),
+    );
     expect(error).toMatchObject({ tool: 'greet', field: 'close' });
   });
 });

@@ -71,7 +71,9 @@ function closer(tools: readonly AnyTool[]): () => Promise<void> {
 export async function instantiatePlugin(value: unknown, options: InstantiateOptions): Promise<PluginInstance> {
   const plugin = checkPluginShape(value, options.what ?? 'the plugin');
   const given =
-    options.env === undefined ? options.options : resolveEnvReferences(options.options, options.env, options.configName ?? 'toolshed.config.json');
+    options.env === undefined
+      ? options.options
+      : resolveEnvReferences(options.options, options.env, options.configName ?? 'toolshed.config.json');
   const parsed = await parseOptions(plugin, given);
   let built: unknown;
   try {
@@ -84,7 +86,10 @@ export async function instantiatePlugin(value: unknown, options: InstantiateOpti
     );
   }
   if (!Array.isArray(built)) {
-    throw new PluginError({ phase: 'validate', plugin: plugin.name, field: 'tools' }, `its tools function returned ${describeValue(built)} instead of a list of tools.`);
+    throw new PluginError(
+      { phase: 'validate', plugin: plugin.name, field: 'tools' },
+      `its tools function returned ${describeValue(built)} instead of a list of tools.`,
+    );
   }
   const tools = [...(built as AnyTool[])];
   const close = closer(tools);
@@ -95,7 +100,12 @@ export async function instantiatePlugin(value: unknown, options: InstantiateOpti
       } catch (error) {
         if (!isContractError(error)) throw error;
         throw new PluginError(
-          { phase: 'validate', plugin: plugin.name, ...(error.tool ? { tool: error.tool } : {}), ...(error.field ? { field: error.field } : {}) },
+          {
+            phase: 'validate',
+            plugin: plugin.name,
+            ...(error.tool ? { tool: error.tool } : {}),
+            ...(error.field ? { field: error.field } : {}),
+          },
           error.message,
           { cause: error },
         );

@@ -39,7 +39,11 @@ export function checkManifestField(field: unknown): ManifestField {
   if (field.manifest !== undefined && typeof field.manifest !== 'string') {
     throw fail('toolshed.manifest', 'its package.json "toolshed.manifest" must be the path of the generated manifest file.');
   }
-  return { apiVersion: field.apiVersion as number, tools: field.tools as string[], ...(field.manifest ? { manifest: field.manifest } : {}) };
+  return {
+    apiVersion: field.apiVersion as number,
+    tools: field.tools as string[],
+    ...(field.manifest ? { manifest: field.manifest } : {}),
+  };
 }
 
 /** One manifest tool, by core's own definition and timeout rules; `at` is its place in the file. */
@@ -74,7 +78,10 @@ export function checkManifestFile(value: unknown, field: ManifestField, shown: s
     }
     return { apiVersion: field.apiVersion, tools };
   } catch (error) {
-    throw new PluginError({ phase: 'validate', field: 'toolshed.manifest' }, `its manifest ${shown} does not fit: ${(error as Error).message.replace(/\.$/, '')}. Rebuild the plugin.`);
+    throw new PluginError(
+      { phase: 'validate', field: 'toolshed.manifest' },
+      `its manifest ${shown} does not fit: ${(error as Error).message.replace(/\.$/, '')}. Rebuild the plugin.`,
+    );
   }
 }
 

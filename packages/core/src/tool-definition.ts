@@ -26,11 +26,19 @@ export function normalizeAnnotations(name: string, annotations: unknown): ToolAn
   const out: ToolAnnotations = {};
   for (const key of Object.keys(annotations)) {
     if (!(ANNOTATION_KEYS as readonly string[]).includes(key)) {
-      throw new ContractError({ tool: name, field: 'annotations', reason: `unknown annotation "${key}"; use ${ANNOTATION_KEYS.join(', ')}.` });
+      throw new ContractError({
+        tool: name,
+        field: 'annotations',
+        reason: `unknown annotation "${key}"; use ${ANNOTATION_KEYS.join(', ')}.`,
+      });
     }
     const value = (annotations as Record<string, unknown>)[key];
     if (key === 'title' ? typeof value !== 'string' : typeof value !== 'boolean') {
-      throw new ContractError({ tool: name, field: 'annotations', reason: `annotation "${key}" must be a ${key === 'title' ? 'string' : 'boolean'}.` });
+      throw new ContractError({
+        tool: name,
+        field: 'annotations',
+        reason: `annotation "${key}" must be a ${key === 'title' ? 'string' : 'boolean'}.`,
+      });
     }
     (out as Record<string, unknown>)[key] = value;
   }
@@ -55,7 +63,9 @@ export function copyDefinition(definition: ToolDefinition): ToolDefinition {
 /** Check a definition that arrives as data (a plugin manifest) rather than code. */
 export function checkDefinition(definition: ToolDefinition, origin?: string): ToolDefinition {
   if (typeof definition !== 'object' || definition === null) {
-    throw new ContractError({ reason: `Cannot register a deferred tool${origin ? ` from ${origin}` : ''}: its definition is ${String(definition)}.` });
+    throw new ContractError({
+      reason: `Cannot register a deferred tool${origin ? ` from ${origin}` : ''}: its definition is ${String(definition)}.`,
+    });
   }
   assertToolName(definition.name, origin);
   const { name } = definition;

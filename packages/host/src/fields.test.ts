@@ -24,9 +24,18 @@ const echo = defineTool({ name: 'echo', description: 'Echo the text.', input: v.
 
 describe('a failed plugin says where, as fields (not only in its message)', () => {
   it('an invalid option: the option path', async () => {
-    const plugin = definePlugin({ name: 'p', apiVersion: 1, options: v.object({ smtp: v.object({ port: v.number() }) }), tools: () => [echo] });
+    const plugin = definePlugin({
+      name: 'p',
+      apiVersion: 1,
+      options: v.object({ smtp: v.object({ port: v.number() }) }),
+      tools: () => [echo],
+    });
     const [failed] = await failures(createHost({ plugins: [[plugin, { smtp: { port: 'x' } } as never]] }));
-    expect(failed?.error).toEqual({ phase: 'options', field: 'smtp.port', message: 'invalid options: option smtp.port: expected number, received string.' });
+    expect(failed?.error).toEqual({
+      phase: 'options',
+      field: 'smtp.port',
+      message: 'invalid options: option smtp.port: expected number, received string.',
+    });
   });
 
   it('an unset environment variable: the option that refers to it', async () => {
@@ -38,7 +47,12 @@ describe('a failed plugin says where, as fields (not only in its message)', () =
   it('a broken tool: the tool and its field', async () => {
     const broken = { ...echo, name: 'broken', output: 'not a schema' } as never;
     const [failed] = await failures(createHost({ plugins: [definePlugin({ name: 'p', apiVersion: 1, tools: [echo, broken] })] }));
-    expect(failed?.error).toEqual({ phase: 'validate', tool: 'broken', field: 'output', message: 'Tool "broken": "output" must be a valibot schema when given.' });
+    expect(failed?.error).toEqual({
+      phase: 'validate',
+      tool: 'broken',
+      field: 'output',
+      message: 'Tool "broken": "output" must be a valibot schema when given.',
+    });
   });
 
   it('an unsupported apiVersion: the field', async () => {
@@ -50,7 +64,10 @@ describe('a failed plugin says where, as fields (not only in its message)', () =
     project = new Project();
     project.plugin({ name: 'tool-drift', tools: [{ name: 'echo' }] });
     // The code now offers another tool than the manifest lists.
-    project.write('node_modules/tool-drift/index.js', (await import('./project.fixture.js')).pluginSource({ name: 'tool-drift', tools: [{ name: 'shout' }] }));
+    project.write(
+      'node_modules/tool-drift/index.js',
+      (await import('./project.fixture.js')).pluginSource({ name: 'tool-drift', tools: [{ name: 'shout' }] }),
+    );
     project.config({ plugins: ['tool-drift'] });
     const [failed] = await failures(createHost({ cwd: project.dir }));
     expect(failed?.error).toMatchObject({ phase: 'validate', field: 'toolshed.tools' });
@@ -60,7 +77,13 @@ describe('a failed plugin says where, as fields (not only in its message)', () =
 describe('toolshed-manifest fails with fields too', () => {
   it('options its tools need: the phase, the plugin and the option', async () => {
     project = new Project();
-    const dir = project.plugin({ name: 'tool-needs', tools: [{ name: 'needs' }], options: 'v.object({ root: v.string() })', manifest: false, packageJson: { toolshed: { apiVersion: 1, tools: ['needs'], manifest: './dist/toolshed.json' } } });
+    const dir = project.plugin({
+      name: 'tool-needs',
+      tools: [{ name: 'needs' }],
+      options: 'v.object({ root: v.string() })',
+      manifest: false,
+      packageJson: { toolshed: { apiVersion: 1, tools: ['needs'], manifest: './dist/toolshed.json' } },
+    });
     const error = await generateManifest(dir, { root: 7 }).catch((caught: unknown) => caught);
     expect(isPluginError(error) && { phase: error.phase, plugin: error.plugin, field: error.field, message: error.message }).toEqual({
       phase: 'options',
@@ -72,7 +95,7 @@ describe('toolshed-manifest fails with fields too', () => {
 });
 
 describe('start-up cost', () => {
-  it('inspectPlugins with manifest plugins loads neither valibot nor core\'s main entry', () => {
+  it("inspectPlugins with manifest plugins loads neither valibot nor core's main entry", () => {
     project = new Project();
     project.plugin({ name: 'tool-listed', tools: [{ name: 'listed' }], options: 'v.object({ greeting: v.optional(v.string()) })' });
     project.packageJson({ dependencies: { 'tool-listed': '^1' } });
@@ -86,6 +109,8 @@ describe('start-up cost', () => {
     expect(run.stdout).toBe('listed\n');
     const urls = run.stderr.split('\n').filter((line) => line.startsWith('file:'));
     expect(urls.some((url) => url.endsWith('/core/dist/contract.js'))).toBe(true);
-    expect(urls.filter((url) => /\/valibot\/|\/core\/dist\/index\.js$|\/core\/dist\/instantiate\.js$|tool-listed\/index\.js$/.test(url))).toEqual([]);
+    expect(
+      urls.filter((url) => /\/valibot\/|\/core\/dist\/index\.js$|\/core\/dist\/instantiate\.js$|tool-listed\/index\.js$/.test(url)),
+    ).toEqual([]);
   });
 });

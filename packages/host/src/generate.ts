@@ -30,13 +30,18 @@ export async function generateManifest(packageDir: string, options?: Record<stri
     const instance = await importAndInstantiate(await packageEntry(dir, pkg), options, dir, () => {});
     try {
       const { plugin } = instance;
-      if (plugin.name !== pkg.name) throw new Error(`the plugin is named ${JSON.stringify(plugin.name)} but the package ${JSON.stringify(pkg.name)}; use the package name.`);
+      if (plugin.name !== pkg.name)
+        throw new Error(
+          `the plugin is named ${JSON.stringify(plugin.name)} but the package ${JSON.stringify(pkg.name)}; use the package name.`,
+        );
       if (plugin.apiVersion !== field.apiVersion) {
         throw new Error(`the plugin says apiVersion ${plugin.apiVersion} but package.json "toolshed.apiVersion" says ${field.apiVersion}.`);
       }
       const names = instance.definitions.map((definition) => definition.name);
       if (names.join('\0') !== field.tools.join('\0')) {
-        throw new Error(`the code offers tools [${names.join(', ')}] but package.json "toolshed.tools" lists [${field.tools.join(', ')}]; make them the same (same order).`);
+        throw new Error(
+          `the code offers tools [${names.join(', ')}] but package.json "toolshed.tools" lists [${field.tools.join(', ')}]; make them the same (same order).`,
+        );
       }
       const file = path.resolve(dir, field.manifest);
       mkdirSync(path.dirname(file), { recursive: true });
@@ -48,7 +53,8 @@ export async function generateManifest(packageDir: string, options?: Record<stri
     }
   } catch (error) {
     // The message for the person running the build; the fields for a caller.
-    if (!isPluginError(error)) throw new PluginError({ phase: 'validate', plugin: label }, `${label}: ${(error as Error).message}`, { cause: error });
+    if (!isPluginError(error))
+      throw new PluginError({ phase: 'validate', plugin: label }, `${label}: ${(error as Error).message}`, { cause: error });
     const { phase, tool, field } = error;
     throw new PluginError(
       { phase, plugin: label, ...(tool !== undefined ? { tool } : {}), ...(field !== undefined ? { field } : {}) },

@@ -15,13 +15,23 @@ export async function importPluginModule(file: string): Promise<unknown> {
  * Run a plugin's code by core's one set of rules (core's main entry, and with it valibot,
  * is loaded only here, when plugin code runs). `options` are already resolved.
  */
-export async function instantiate(plugin: unknown, options: Record<string, unknown> | undefined, cwd: string, what: string): Promise<PluginInstance> {
+export async function instantiate(
+  plugin: unknown,
+  options: Record<string, unknown> | undefined,
+  cwd: string,
+  what: string,
+): Promise<PluginInstance> {
   const { instantiatePlugin } = await import('@toolshed/core');
   return instantiatePlugin(plugin, { ...(options !== undefined ? { options } : {}), cwd, what });
 }
 
 /** Import a plugin module and run it. */
-export async function importAndInstantiate(file: string, options: Record<string, unknown> | undefined, cwd: string, imported: () => void): Promise<PluginInstance> {
+export async function importAndInstantiate(
+  file: string,
+  options: Record<string, unknown> | undefined,
+  cwd: string,
+  imported: () => void,
+): Promise<PluginInstance> {
   const namespace = await importPluginModule(file);
   imported();
   return instantiate(pluginFromModule(namespace), options, cwd, 'its default export');

@@ -16,7 +16,10 @@ export function readManifestFile(packageDir: string, field: ManifestField & { ma
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'ENOENT' ? 'it is missing' : (error as Error).message;
-    throw new PluginError({ phase: 'validate', field: 'toolshed.manifest' }, `cannot read its manifest ${shown}: ${reason}. Rebuild the plugin (its build runs toolshed-manifest).`);
+    throw new PluginError(
+      { phase: 'validate', field: 'toolshed.manifest' },
+      `cannot read its manifest ${shown}: ${reason}. Rebuild the plugin (its build runs toolshed-manifest).`,
+    );
   }
   return checkManifestFile(value, field, shown);
 }

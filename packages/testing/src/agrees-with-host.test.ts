@@ -23,7 +23,11 @@ const withOptions = definePlugin({
   tools: () => [greet],
 });
 
-async function hostFailure(plugin: AnyPlugin, options: Record<string, unknown> | undefined, env: Record<string, string>): Promise<PluginFailure | undefined> {
+async function hostFailure(
+  plugin: AnyPlugin,
+  options: Record<string, unknown> | undefined,
+  env: Record<string, string>,
+): Promise<PluginFailure | undefined> {
   const entry = options === undefined ? plugin : ([plugin, options] as const);
   try {
     const host = await createHost({ plugins: [entry as never], env });
@@ -36,19 +40,49 @@ async function hostFailure(plugin: AnyPlugin, options: Record<string, unknown> |
 }
 
 async function kitFailure(plugin: AnyPlugin, options: Record<string, unknown> | undefined, env: Record<string, string>) {
-  const problems = await checkPlugin(plugin, { ...(options ? { options } : {}), env, samples: { greet: [{ name: 'Ada' }] }, invalidRuns: 5 });
+  const problems = await checkPlugin(plugin, {
+    ...(options ? { options } : {}),
+    env,
+    samples: { greet: [{ name: 'Ada' }] },
+    invalidRuns: 5,
+  });
   return problems.filter((problem) => problem.kind === 'plugin');
 }
 
 const cases: { rule: string; plugin: AnyPlugin; options?: Record<string, unknown>; env?: Record<string, string>; field?: string }[] = [
-  { rule: 'an apiVersion outside the supported range', plugin: { ...withOptions, apiVersion: 2 }, options: { greeting: 'Hi' }, field: 'apiVersion' },
+  {
+    rule: 'an apiVersion outside the supported range',
+    plugin: { ...withOptions, apiVersion: 2 },
+    options: { greeting: 'Hi' },
+    field: 'apiVersion',
+  },
   { rule: 'a non-integer apiVersion', plugin: { ...withOptions, apiVersion: 1.5 }, options: { greeting: 'Hi' }, field: 'apiVersion' },
-  { rule: 'options given to a plugin that takes none', plugin: definePlugin({ name: 'tool-plain', apiVersion: 1, tools: [greet] }), options: { verbose: true }, field: 'verbose' },
+  {
+    rule: 'options given to a plugin that takes none',
+    plugin: definePlugin({ name: 'tool-plain', apiVersion: 1, tools: [greet] }),
+    options: { verbose: true },
+    field: 'verbose',
+  },
   { rule: 'an option of the wrong type', plugin: withOptions, options: { greeting: 5 }, field: 'greeting' },
-  { rule: 'an option failing a check that quotes its value (redacted)', plugin: withOptions, options: { greeting: 'Hi', contact: SECRET }, field: 'contact' },
-  { rule: 'an unknown option', plugin: definePlugin({ ...withOptions, options: v.strictObject({ greeting: v.string() }) }), options: { greeting: 'Hi', greting: 'x' }, field: 'greting' },
+  {
+    rule: 'an option failing a check that quotes its value (redacted)',
+    plugin: withOptions,
+    options: { greeting: 'Hi', contact: SECRET },
+    field: 'contact',
+  },
+  {
+    rule: 'an unknown option',
+    plugin: definePlugin({ ...withOptions, options: v.strictObject({ greeting: v.string() }) }),
+    options: { greeting: 'Hi', greting: 'x' },
+    field: 'greting',
+  },
   { rule: 'a required option left out', plugin: withOptions, options: {}, field: 'greeting' },
-  { rule: 'an {"env"} reference to an unset variable', plugin: withOptions, options: { greeting: { env: 'GREETING_UNSET' } }, field: 'greeting' },
+  {
+    rule: 'an {"env"} reference to an unset variable',
+    plugin: withOptions,
+    options: { greeting: { env: 'GREETING_UNSET' } },
+    field: 'greeting',
+  },
 ];
 
 describe('checkPlugin and the host agree', () => {

@@ -49,27 +49,48 @@ describe('checkPlugin', () => {
 
   it('a missing name', async () => {
     const problems = await checkPlugin({ ...plugin(), name: '' }, { samples });
-    expect(problems).toEqual([{ kind: 'plugin', field: 'name', message: 'Plugin (unnamed): the plugin handed to checkPlugin: "name" must be a non-empty string.' }]);
+    expect(problems).toEqual([
+      { kind: 'plugin', field: 'name', message: 'Plugin (unnamed): the plugin handed to checkPlugin: "name" must be a non-empty string.' },
+    ]);
   });
 
   it('options that do not fit the options schema, naming the field', async () => {
     const problems = await checkPlugin(plugin(), { samples, options: { greeting: 5 } });
     expect(problems).toEqual([
-      { kind: 'plugin', field: 'greeting', message: 'Plugin "@acme/tool-greet": invalid options: option greeting: expected string, received number.' },
+      {
+        kind: 'plugin',
+        field: 'greeting',
+        message: 'Plugin "@acme/tool-greet": invalid options: option greeting: expected string, received number.',
+      },
     ]);
   });
 
   it('a tools factory that throws', async () => {
-    const problems = await checkPlugin(plugin({ tools: () => { throw new Error('SMTP host missing'); } }));
-    expect(problems).toEqual([{ kind: 'plugin', message: 'Plugin "@acme/tool-greet": its tools could not be created with these options: SMTP host missing' }]);
+    const problems = await checkPlugin(
+      plugin({
+        tools: () => {
+          throw new Error('SMTP host missing');
+        },
+      }),
+    );
+    expect(problems).toEqual([
+      { kind: 'plugin', message: 'Plugin "@acme/tool-greet": its tools could not be created with these options: SMTP host missing' },
+    ]);
   });
 
   it('tools that are not a list, or an empty one', async () => {
     expect(await checkPlugin(plugin({ tools: greet as never }))).toEqual([
-      expect.objectContaining({ kind: 'plugin', field: 'tools', message: expect.stringContaining('"tools" must be a list of tools or a function') }),
+      expect.objectContaining({
+        kind: 'plugin',
+        field: 'tools',
+        message: expect.stringContaining('"tools" must be a list of tools or a function'),
+      }),
     ]);
     expect(await checkPlugin(plugin({ tools: [] }))).toEqual([
-      expect.objectContaining({ kind: 'plugin', message: 'Plugin "@acme/tool-greet": offers no tools; a plugin exists to offer at least one.' }),
+      expect.objectContaining({
+        kind: 'plugin',
+        message: 'Plugin "@acme/tool-greet": offers no tools; a plugin exists to offer at least one.',
+      }),
     ]);
   });
 
@@ -87,7 +108,10 @@ describe('checkPlugin', () => {
   it('samples for a tool it does not offer (a typo)', async () => {
     const problems = await checkPlugin(plugin(), { samples: { ...samples, gret: [{ name: 'x' }] } });
     expect(problems).toEqual([
-      { kind: 'plugin', message: 'Plugin "@acme/tool-greet": samples were given for "gret", but it offers no tool of that name (it offers greet).' },
+      {
+        kind: 'plugin',
+        message: 'Plugin "@acme/tool-greet": samples were given for "gret", but it offers no tool of that name (it offers greet).',
+      },
     ]);
   });
 
@@ -99,7 +123,9 @@ describe('checkPlugin', () => {
   });
 
   it('a tool the host would refuse, with its kind, tool and field', async () => {
-    const problems = await checkPlugin(plugin({ tools: [greet, { ...greet, name: 'dated', input: v.object({ when: v.date() }) }] }), { samples });
+    const problems = await checkPlugin(plugin({ tools: [greet, { ...greet, name: 'dated', input: v.object({ when: v.date() }) }] }), {
+      samples,
+    });
     expect(problems).toEqual([
       {
         kind: 'schema',

@@ -23,7 +23,8 @@ export async function checkPlugin(plugin: AnyPlugin, options: CheckPluginOptions
   const problems: Problem[] = [];
   const name = typeof plugin?.name === 'string' && plugin.name !== '' ? plugin.name : undefined;
   const label = `Plugin ${name ? JSON.stringify(name) : '(unnamed)'}`;
-  const add = (message: string, field?: string) => problems.push({ kind: 'plugin', message: `${label}: ${message}`, ...(field ? { field } : {}) });
+  const add = (message: string, field?: string) =>
+    problems.push({ kind: 'plugin', message: `${label}: ${message}`, ...(field ? { field } : {}) });
 
   let instance: PluginInstance;
   try {
@@ -38,7 +39,12 @@ export async function checkPlugin(plugin: AnyPlugin, options: CheckPluginOptions
     if (!isPluginError(error)) throw error;
     if (error.tool !== undefined) {
       // A tool the host would refuse: said as checkTool says it, with the same kind.
-      problems.push({ kind: kindOfField(error.field), tool: error.tool, message: error.message, ...(error.field ? { field: error.field } : {}) });
+      problems.push({
+        kind: kindOfField(error.field),
+        tool: error.tool,
+        message: error.message,
+        ...(error.field ? { field: error.field } : {}),
+      });
     } else {
       add(error.message, error.field);
     }
@@ -63,7 +69,8 @@ export async function checkPlugin(plugin: AnyPlugin, options: CheckPluginOptions
     }
     const samples = options.samples ?? {};
     for (const key of Object.keys(samples)) {
-      if (!seen.has(key)) add(`samples were given for "${key}", but it offers no tool of that name (it offers ${[...seen.keys()].join(', ') || 'none'}).`);
+      if (!seen.has(key))
+        add(`samples were given for "${key}", but it offers no tool of that name (it offers ${[...seen.keys()].join(', ') || 'none'}).`);
     }
     const { samples: _samples, options: _options, env: _env, cwd: _cwd, ...toolOptions } = options;
     for (const tool of tools) {

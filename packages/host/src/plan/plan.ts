@@ -50,7 +50,10 @@ function declaredDependencies(cwd: string): DeclaredDependency[] {
   try {
     pkg = JSON.parse(text) as PackageJson;
   } catch (error) {
-    throw new ConfigError(file, `The project's ${file} is not valid JSON (${(error as Error).message}); fix it so its dependencies can be read.`);
+    throw new ConfigError(
+      file,
+      `The project's ${file} is not valid JSON (${(error as Error).message}); fix it so its dependencies can be read.`,
+    );
   }
   if (typeof pkg !== 'object' || pkg === null || Array.isArray(pkg)) {
     throw new ConfigError(file, `The project's ${file} is not a JSON object; fix it so its dependencies can be read.`);
@@ -84,7 +87,9 @@ export async function plan(options: HostOptions): Promise<Plan> {
   }
   for (const raw of config.plugins ?? []) {
     const entry = readEntry(raw, 'config');
-    records.push(await planRecord(entry, () => resolveSpec(entry.spec as string, loaded!.baseDir, cwd), { cwd, env, configName: loaded!.label }));
+    records.push(
+      await planRecord(entry, () => resolveSpec(entry.spec as string, loaded!.baseDir, cwd), { cwd, env, configName: loaded!.label }),
+    );
   }
 
   // A plugin named twice is one mistake to fix; discovery quietly defers to the explicit entry.
@@ -92,13 +97,21 @@ export async function plan(options: HostOptions): Promise<Plan> {
   for (const record of records) {
     const earlier = seen.get(record.about.name);
     if (earlier && isLive(record.state)) {
-      fail(record, new PluginError({ phase: 'register' }, `it is named twice (as ${JSON.stringify(earlier.entry.label)} and ${JSON.stringify(record.entry.label)}); keep one entry.`));
+      fail(
+        record,
+        new PluginError(
+          { phase: 'register' },
+          `it is named twice (as ${JSON.stringify(earlier.entry.label)} and ${JSON.stringify(record.entry.label)}); keep one entry.`,
+        ),
+      );
     } else if (!earlier) seen.set(record.about.name, record);
   }
 
   // After the check for plugins named twice (a server's name is not a package's), before discovery
   // (so a discovered plugin offering a tool name a server has is the one skipped).
-  records.push(...(await planMcpServers(serverEntries(options, loaded), { cwd, env, refresh: options.refreshServers === true, ...mcpLog(options) })));
+  records.push(
+    ...(await planMcpServers(serverEntries(options, loaded), { cwd, env, refresh: options.refreshServers === true, ...mcpLog(options) })),
+  );
 
   if (discover) {
     const named = new Set(records.filter((record) => record.entry.named !== 'mcp').map((record) => record.entry.label));

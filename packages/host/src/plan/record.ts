@@ -45,7 +45,12 @@ function toolNames(about: About, state: PluginState | undefined): string[] {
 }
 
 /** The failed state for an error, from whatever state (if any) the plugin was in. */
-export function failedState(about: About, error: unknown, previous: PluginState | undefined, when: 'startup' | 'load' | 'connect'): PluginState {
+export function failedState(
+  about: About,
+  error: unknown,
+  previous: PluginState | undefined,
+  when: 'startup' | 'load' | 'connect',
+): PluginState {
   const instance = previous?.status === 'loaded' || previous?.status === 'failed' ? previous.instance : undefined;
   return { status: 'failed', error: asPluginError(error), tools: toolNames(about, previous), when, ...(instance ? { instance } : {}) };
 }
@@ -62,7 +67,8 @@ export function reportOf(record: PluginRecord): PluginReport {
     source: entry.named,
     spec: entry.label,
     tools: toolNames(about, state),
-    status: state.status !== 'failed' ? 'loaded' : (entry.explicit && state.when !== 'connect') || state.when === 'load' ? 'failed' : 'skipped',
+    status:
+      state.status !== 'failed' ? 'loaded' : (entry.explicit && state.when !== 'connect') || state.when === 'load' ? 'failed' : 'skipped',
     imported: about.imported,
     warnings: [...about.warnings],
   };

@@ -12,14 +12,21 @@ export function resolveSpec(spec: string, baseDir: string, cwd: string): Source 
     try {
       readFileSync(target);
     } catch {
-      throw new PluginError({ phase: 'resolve' }, `${target} does not exist; fix the path (relative paths start from the config file's folder).`);
+      throw new PluginError(
+        { phase: 'resolve' },
+        `${target} does not exist; fix the path (relative paths start from the config file's folder).`,
+      );
     }
     return { kind: 'module', file: target };
   }
-  if (!isPackageName(spec)) throw new PluginError({ phase: 'resolve' }, `"${spec}" is neither a package name nor a relative path (start paths with ./).`);
+  if (!isPackageName(spec))
+    throw new PluginError({ phase: 'resolve' }, `"${spec}" is neither a package name nor a relative path (start paths with ./).`);
   const found = findPackage(spec, cwd);
   if (!found) {
-    throw new PluginError({ phase: 'resolve' }, `package "${spec}" is not installed in ${cwd}; install it (npm install ${spec}) or fix the name.`);
+    throw new PluginError(
+      { phase: 'resolve' },
+      `package "${spec}" is not installed in ${cwd}; install it (npm install ${spec}) or fix the name.`,
+    );
   }
   return { kind: 'package', dir: found.dir, pkg: found.pkg };
 }
