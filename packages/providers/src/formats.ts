@@ -14,7 +14,3 @@ export const TOOL_FORMATS = [
 ] as const;
 
 export type ToolFormat = (typeof TOOL_FORMATS)[number];
-
-export function isToolFormat(value: unknown): value is ToolFormat {
-  return typeof value === 'string' && (TOOL_FORMATS as readonly string[]).includes(value);
-}

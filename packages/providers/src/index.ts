@@ -1,6 +1,6 @@
 export type { Adapter, ParseOptions } from './adapter.js';
 export { adapters } from './adapters.js';
-export { TOOL_FORMATS, isToolFormat } from './formats.js';
+export { TOOL_FORMATS } from './formats.js';
 export type { ToolFormat } from './formats.js';
 export type { ToolSource } from './source.js';
 export type { ParsedToolCall } from './parsed-call.js';
