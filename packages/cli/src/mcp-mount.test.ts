@@ -150,6 +150,24 @@ describe('two stdio servers: server-everything and the marker server', () => {
     expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('The sum of 2 and 40 is 42.');
   });
 
+  it("a server's progress reaches the transcript as call.progress events, and a timeout ends the call and the command", async () => {
+    const transcript = path.join(dir, 'transcript.jsonl');
+    const run = await toolshed(dir, ['call', 'trigger-long-running-operation', '{"duration":0.3,"steps":3}', '--transcript', transcript, '--json'], env);
+    expect(run.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('Long running operation completed');
+    const events = readFileSync(transcript, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; progress?: object });
+    expect(events.map((event) => event.type)).toEqual(['definitions', 'call.start', 'call.progress', 'call.progress', 'call.progress', 'call.end']);
+    expect(events.filter((event) => event.type === 'call.progress').map((event) => event.progress)).toEqual([
+      { progress: 1, total: 3 },
+      { progress: 2, total: 3 },
+      { progress: 3, total: 3 },
+    ]);
+    // Thirty seconds of work stopped after half a second: the outcome says timeout, and the command does not wait for the server.
+    const slow = await toolshed(dir, ['call', 'trigger-long-running-operation', '{"duration":30,"steps":30}', '--timeout', '500', '--json'], env);
+    expect(slow.code).toBe(1);
+    expect(JSON.parse(slow.stdout).error.code).toBe('timeout');
+  });
+
   it('serve hands the mounted tools on to an MCP client (the SDK client), starting the server on the first call only', async () => {
     const client = new Client({ name: 'mount-serve-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'serve', '--cwd', dir], env: { ...(process.env as Record<string, string>), ...(env as Record<string, string>) }, stderr: 'pipe' }));
