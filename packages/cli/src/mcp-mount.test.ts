@@ -109,6 +109,9 @@ describe('two stdio servers: server-everything and the marker server', () => {
     const schema = await toolshed(dir, ['schema', 'multiply', '--json'], env);
     expect(schema.code).toBe(0);
     expect(JSON.parse(schema.stdout)[0]).toMatchObject({ name: 'multiply', inputSchema: { required: ['a', 'b'] } });
+    const anthropic = await toolshed(dir, ['schema', 'multiply', '--format', 'anthropic'], env);
+    expect(anthropic.code).toBe(0);
+    expect(JSON.parse(anthropic.stdout)).toEqual([expect.objectContaining({ name: 'multiply', input_schema: expect.objectContaining({ required: ['a', 'b'] }) })]);
     const context = await toolshed(dir, ['context', '--json'], env);
     expect(context.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
