@@ -127,6 +127,17 @@ export async function connect(config: McpServerConfig, cwd: string, events: Conn
   }
   connected = true;
   const pid = stdio?.pid ?? undefined;
+  const call = async (name: string, input: unknown, signal: AbortSignal, report: (progress: Progress) => void): Promise<CallResult> =>
+    (await client.callTool({ name, arguments: input as Record<string, unknown> }, undefined, {
+      signal,
+      timeout: NO_SDK_TIMEOUT,
+      onprogress: (progress) => {
+        const out: Progress = { progress: progress.progress };
+        if (progress.total !== undefined) out.total = progress.total;
+        if (progress.message !== undefined) out.message = progress.message;
+        report(out);
+      },
+    })) as CallResult;
   return {
     pid,
     async listTools() {
@@ -141,16 +152,17 @@ export async function connect(config: McpServerConfig, cwd: string, events: Conn
       return tools;
     },
     async callTool(name, input, signal, report) {
-      return (await client.callTool({ name, arguments: input as Record<string, unknown> }, undefined, {
-        signal,
-        timeout: NO_SDK_TIMEOUT,
-        onprogress: (progress) => {
-          const out: Progress = { progress: progress.progress };
-          if (progress.total !== undefined) out.total = progress.total;
-          if (progress.message !== undefined) out.message = progress.message;
-          report(out);
-        },
-      })) as CallResult;
+      // A signal of its own per call: the SDK leaves its abort listener on the signal it is given,
+      // and a registry hands every call without a timeout the same never-aborting one.
+      const own = new AbortController();
+      const forward = () => own.abort(signal.reason);
+      if (signal.aborted) forward();
+      else signal.addEventListener('abort', forward, { once: true });
+      try {
+        return await call(name, input, own.signal, report);
+      } finally {
+        signal.removeEventListener('abort', forward);
+      }
     },
     fault: () => fault,
     killNow() {

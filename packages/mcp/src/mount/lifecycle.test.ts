@@ -17,33 +17,38 @@ afterEach(async () => {
 });
 
 /** Start a host process that mounts and starts a server which ignores stdin EOF; resolves with the server's pid. */
-async function host(mode: string): Promise<{ parent: ChildProcess; server: number; output: () => string; exited: Promise<[number | null, NodeJS.Signals | null]> }> {
+async function host(mode: string): Promise<{ parent: ChildProcess; server: number; grandchild: number; output: () => string; exited: Promise<[number | null, NodeJS.Signals | null]> }> {
   const pidfile = path.join(s.dir, `${mode}.pid`);
   const parent = spawn(process.execPath, [parentScript, mode, s.ctx.cacheDir, pidfile], { stdio: ['ignore', 'pipe', 'inherit'] });
   parents.push(parent);
   let output = '';
   parent.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => parent.on('exit', (code, signal) => resolve([code, signal])));
-  expect(await until(() => output.includes('ready') && existsSync(pidfile))).toBe(true);
+  expect(await until(() => output.includes('ready') && existsSync(pidfile) && existsSync(`${pidfile}.grandchild`))).toBe(true);
   const server = Number(readFileSync(pidfile, 'utf8'));
+  const grandchild = Number(readFileSync(`${pidfile}.grandchild`, 'utf8'));
   // In "exit" and "close" modes the host may already have ended it.
   if (mode !== 'close' && mode !== 'exit') expect(alive(server)).toBe(true);
-  return { parent, server, output: () => output, exited };
+  return { parent, server, grandchild, output: () => output, exited };
 }
 
 describe('a server process never outlives its host', () => {
   it('the host is killed with SIGKILL (no handler runs): the guard ends the server', async () => {
-    const { parent, server, exited } = await host('wait');
+    const { parent, server, grandchild, exited } = await host('wait');
+    expect(alive(grandchild)).toBe(true);
     parent.kill('SIGKILL');
     expect(await exited).toEqual([null, 'SIGKILL']);
     expect(await until(() => !alive(server))).toBe(true);
+    // And what the server started itself.
+    expect(await until(() => !alive(grandchild))).toBe(true);
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('the host gets %s and has no handler of its own: the server ends, the host still ends by the signal', async (signal) => {
-    const { parent, server, exited } = await host('wait');
+    const { parent, server, grandchild, exited } = await host('wait');
     parent.kill(signal);
     expect(await exited).toEqual([null, signal]);
     expect(await until(() => !alive(server))).toBe(true);
+    expect(await until(() => !alive(grandchild))).toBe(true);
   });
 
   it('the host handles SIGTERM itself: the server ends, the host decides to stay', async () => {
@@ -62,10 +67,11 @@ describe('a server process never outlives its host', () => {
   });
 
   it('close() ends the server and leaves nothing holding the host open', async () => {
-    const { server, exited, output } = await host('close');
+    const { server, grandchild, exited, output } = await host('close');
     expect(await exited).toEqual([0, null]);
     expect(output()).toContain('closed');
     expect(alive(server)).toBe(false);
+    expect(await until(() => !alive(grandchild))).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 // Shared by the mount tests: real servers, temporary cache folders, and a registry
 // wired to mounts the way the host wires them (deferred tools loaded from the mount).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,13 +64,21 @@ export function registryOf(entries: [McpMount, ToolDefinition[]][], options: Reg
   return registry.seal();
 }
 
-/** Whether a process is alive (signal 0 checks without signalling). */
+/**
+ * Whether a process is alive (signal 0 checks without signalling). A zombie (dead, waiting
+ * for its new parent, often a container's init, to reap it) is not: it runs nothing.
+ */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
   }
 }
 

@@ -9,13 +9,19 @@
 //   list-changed  after the first call, adds tool "shout" and sends tools/list_changed
 //   big           answers with 100,000 characters of text
 //   error         answers with isError: true
-// Every start appends a line to $STARTS (when set); $PIDFILE gets the pid.
+// Every start appends a line to $STARTS (when set); $PIDFILE gets the pid; see $GRANDCHILD_PIDFILE below.
 // Unless $EXIT_ON_EOF is set, it ignores stdin EOF and stays alive (a timer), like a careless server.
+import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 
 const mode = process.argv[2] ?? 'ok';
 if (process.env.STARTS) appendFileSync(process.env.STARTS, `${process.pid}\n`);
 if (process.env.PIDFILE) writeFileSync(process.env.PIDFILE, String(process.pid));
+// $GRANDCHILD_PIDFILE: start a process of its own that outlives nothing by itself (it ignores EOF too).
+if (process.env.GRANDCHILD_PIDFILE) {
+  const grandchild = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+  writeFileSync(process.env.GRANDCHILD_PIDFILE, String(grandchild.pid));
+}
 if (mode === 'crash') {
   process.stderr.write('fatal: missing API key FAULT_KEY\n');
   process.exit(2);
