@@ -223,6 +223,16 @@ describe('tools/list_changed while connected', () => {
 });
 
 describe('faults and conflicts', () => {
+  it('an entry the runtime refuses fails startup naming the file, the server and the field; nothing is started or cached', async () => {
+    const dir = project({ mcpServers: [{ name: 'files', command: process.execPath, args: 'server.js' }, { name: 'both', command: 'x', url: 'http://127.0.0.1:1/mcp' }] }, { echo: true });
+    const run = await toolshed(dir, ['list']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('mcp server "files" [validate]: toolshed.config.json mcpServers[0] "files": "args" must be an array');
+    expect(run.stderr).toMatch(/mcp server "both" \[validate\]: toolshed\.config\.json mcpServers\[1\] "both".*command.*url/);
+    expect(cacheFiles(dir)).toEqual([]);
+  });
+
   it('a server that cannot start fails only its own tools: plugin tools still work, and the report names it', async () => {
     const broken = { name: 'broken', command: process.execPath, args: ['-e', 'process.stderr.write("no database\\n"); process.exit(3)'] };
     const dir = project({ mcpServers: [broken] }, { echo: true });
@@ -306,7 +316,13 @@ describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token fr
     expect(files).toHaveLength(1);
     const cached = readFileSync(path.join(dir, 'node_modules/.cache/toolshed/mcp', files[0]!), 'utf8');
     expect(cached).toContain('whoami');
-    expect(cached).not.toContain(token);
+    const plugins = await toolshed(dir, ['plugins', '--json', '--refresh'], env);
+    expect(plugins.code).toBe(0);
+    for (const encoding of [token, Buffer.from(token).toString('base64'), Buffer.from(token).toString('hex'), encodeURIComponent(`Bearer ${token}`)]) {
+      expect(cached).not.toContain(encoding);
+      expect(readFileSync(path.join(dir, 'node_modules/.cache/toolshed/mcp', files[0]!), 'utf8')).not.toContain(encoding);
+      expect(plugins.stdout + plugins.stderr + run.stdout + run.stderr).not.toContain(encoding);
+    }
   });
 
   it('a wrong token fails only that server, with a message naming it and not the secret; an unset variable names the field', async () => {
