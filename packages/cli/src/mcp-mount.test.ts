@@ -222,6 +222,42 @@ describe('tools/list_changed while connected', () => {
   });
 });
 
+describe('in code, renamed, and at once', () => {
+  it('createHost({mcpServers}) mounts the servers named in code (the config file and discovery off), with the config-wide rename applied to their names', async () => {
+    const dir = project({ plugins: ['@toolshed/tool-echo'] }, { echo: true });
+    const host = await createHost({ cwd: dir, mcpServers: [everything], rename: { 'get-sum': 'sum' }, registry: { approve: 'allow-all' } });
+    try {
+      expect(host.plugins.map((plugin) => [plugin.name, plugin.source])).toEqual([['everything', 'mcp']]);
+      expect(host.registry.has('get-sum')).toBe(false);
+      expect(host.registry.get('sum')).toMatchObject({ origin: 'mcp server "everything"' });
+      const outcome = await host.registry.dispatch({ name: 'sum', input: { a: 1, b: 2 } });
+      expect(outcome).toMatchObject({ ok: true, name: 'sum' });
+      expect(JSON.stringify(outcome.ok && outcome.output)).toContain('The sum of 1 and 2 is 3.');
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('three toolshed list at once on a project with no cache, in 4 rounds: every one lists the same tools and the cache is whole', async () => {
+    const dir = project({ mcpServers: [markerServer()] });
+    const env = { TEST_MARKER: path.join(dir, 'marker.log') };
+    for (let round = 0; round < 4; round++) {
+      rmSync(path.join(dir, 'node_modules/.cache'), { recursive: true, force: true });
+      const runs = await Promise.all([0, 1, 2].map(() => toolshed(dir, ['list', '--json'], env)));
+      for (const run of runs) {
+        expect(run).toMatchObject({ code: 0, stderr: '' });
+        expect((JSON.parse(run.stdout) as { name: string }[]).map((tool) => tool.name)).toEqual(['whoami', 'wipe', 'multiply', 'grow']);
+      }
+      const files = cacheFiles(dir);
+      expect(files).toHaveLength(1);
+      expect(JSON.parse(readFileSync(path.join(dir, 'node_modules/.cache/toolshed/mcp', files[0]!), 'utf8'))).toBeTypeOf('object');
+      const before = starts(env.TEST_MARKER);
+      expect((await toolshed(dir, ['list'], env)).code).toBe(0);
+      expect(starts(env.TEST_MARKER)).toBe(before);
+    }
+  });
+});
+
 describe('faults and conflicts', () => {
   it('an entry the runtime refuses fails startup naming the file, the server and the field; nothing is started or cached', async () => {
     const dir = project({ mcpServers: [{ name: 'files', command: process.execPath, args: 'server.js' }, { name: 'both', command: 'x', url: 'http://127.0.0.1:1/mcp' }] }, { echo: true });
