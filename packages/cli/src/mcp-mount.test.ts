@@ -281,6 +281,11 @@ describe('faults and conflicts', () => {
     const report = JSON.parse(plugins.stdout).plugins as { name: string; status: string; source: string; error?: { phase: string; message: string } }[];
     expect(report.find((plugin) => plugin.name === 'broken')).toMatchObject({ source: 'mcp', status: 'skipped', error: { phase: 'import' } });
     expect(report.find((plugin) => plugin.name === '@toolshed/tool-echo')).toMatchObject({ status: 'loaded' });
+    const text = await toolshed(dir, ['plugins']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(
+      /^mcp server "broken" {2}skipped {2}from mcpServers: broken\n {2}server: stdio, failed after \d+ attempts?: .*no database.*; retries after \d{4}-\d\d-\d\dT[\d:.]+Z\n {2}error \(import\): could not list its tools: /m,
+    );
   });
 
   it('a cached server whose program breaks fails its calls with an outcome naming the server; other tools work', async () => {
