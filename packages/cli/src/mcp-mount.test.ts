@@ -266,6 +266,10 @@ describe('faults and conflicts', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('mcp server "files" [validate]: toolshed.config.json mcpServers[0] "files": "args" must be an array');
     expect(run.stderr).toMatch(/mcp server "both" \[validate\]: toolshed\.config\.json mcpServers\[1\] "both".*command.*url/);
+    const report = await toolshed(dir, ['plugins', '--json']);
+    expect(report.code).toBe(1);
+    const files = (JSON.parse(report.stdout).plugins as { name: string; status: string; error?: { phase: string; field?: string } }[]).find((plugin) => plugin.name === 'files');
+    expect(files).toMatchObject({ status: 'failed', error: { phase: 'validate', field: 'args' } });
     expect(cacheFiles(dir)).toEqual([]);
   });
 
