@@ -35,6 +35,11 @@ interface CommonServerConfig {
   annotations?: Record<string, ToolMarks>;
   /** Default timeout of a call to this server's tools (the registry's applies when left out). */
   timeoutMs?: number;
+  /**
+   * How long the server may take to start (or accept the connection) and answer
+   * `initialize` and `tools/list`, in ms; past it the start counts as failed. Default 30,000.
+   */
+  startTimeoutMs?: number;
 }
 
 /** A server started as a child process, speaking MCP over its stdin/stdout. */

@@ -42,6 +42,7 @@ describe('checkServerConfig', () => {
     [{ name: 'x', command: 'a', annotations: { echo: { readOnly: 'yes' } } }, 'annotations.echo.readOnly', 'must be a boolean'],
     [{ name: 'x', command: 'a', annotations: { echo: true } }, 'annotations.echo', 'must be an object'],
     [{ name: 'x', command: 'a', timeoutMs: 0 }, 'timeoutMs', 'positive number of milliseconds'],
+    [{ name: 'x', command: 'a', startTimeoutMs: -1 }, 'startTimeoutMs', 'positive number of milliseconds'],
     [{ name: 'x', command: 'a', transport: 'http' }, 'transport', 'must be "stdio"'],
   ])('refuses %j naming the field %s', (value, field, reason) => {
     let caught: unknown;

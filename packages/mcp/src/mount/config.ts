@@ -1,7 +1,7 @@
 import type { McpServerConfig, ToolMarks } from './api.js';
 
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-const COMMON_KEYS = ['name', 'include', 'exclude', 'rename', 'annotations', 'timeoutMs', 'transport'];
+const COMMON_KEYS = ['name', 'include', 'exclude', 'rename', 'annotations', 'timeoutMs', 'startTimeoutMs', 'transport'];
 const STDIO_KEYS = ['command', 'args', 'env', 'cwd'];
 const HTTP_KEYS = ['url', 'headers'];
 const MARK_KEYS = ['title', 'readOnly', 'destructive', 'idempotent', 'openWorld'];
@@ -107,7 +107,8 @@ export function checkServerConfig(value: unknown, where: string): McpServerConfi
     ...optional('exclude', stringList(where, 'exclude', value.exclude)),
     ...optional('rename', stringRecord(where, 'rename', value.rename, 'tool names')),
     ...optional('annotations', marks(where, value.annotations)),
-    ...optional('timeoutMs', timeout(where, value.timeoutMs)),
+    ...optional('timeoutMs', timeout(where, 'timeoutMs', value.timeoutMs)),
+    ...optional('startTimeoutMs', timeout(where, 'startTimeoutMs', value.startTimeoutMs)),
   };
   if (hasCommand) {
     if (typeof value.command !== 'string' || value.command.trim() === '') {
@@ -144,10 +145,10 @@ function stringArgs(where: string, value: unknown): string[] {
   return [...value];
 }
 
-function timeout(where: string, value: unknown): number | undefined {
+function timeout(where: string, field: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
-    throw new McpConfigError(where, 'timeoutMs', `must be a positive number of milliseconds, got ${JSON.stringify(value)}.`);
+    throw new McpConfigError(where, field, `must be a positive number of milliseconds, got ${JSON.stringify(value)}.`);
   }
   return value;
 }

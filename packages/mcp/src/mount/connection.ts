@@ -11,7 +11,7 @@ import type { ServerTool } from './definitions.js';
 import { GUARD_SOURCE } from './guard.js';
 import type { CallResult } from './result.js';
 
-/** How long a server may take to answer `initialize` before its start counts as failed. */
+/** How long a server may take to answer `initialize` (and `tools/list`) unless its config says otherwise. */
 export const START_TIMEOUT_MS = 30_000;
 // The registry owns call timeouts (through the call's signal); the SDK's own 60 s default would cut in first.
 const NO_SDK_TIMEOUT = 2_147_483_647;
@@ -57,6 +57,7 @@ export function safeUrl(url: string): string {
 }
 
 export async function connect(config: McpServerConfig, cwd: string, events: ConnectionEvents): Promise<Connection> {
+  const startTimeout = config.startTimeoutMs ?? START_TIMEOUT_MS;
   const stderrTail: string[] = [];
   let fault: string | undefined;
   let closing = false;
@@ -117,12 +118,18 @@ export async function connect(config: McpServerConfig, cwd: string, events: Conn
   };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.toolsChanged());
   try {
-    await client.connect(transport, { timeout: START_TIMEOUT_MS });
+    await client.connect(transport, { timeout: startTimeout });
   } catch (error) {
     closing = true;
     await client.close().catch(() => {});
     const where = stdio ? '' : ` at ${safeUrl((config as { url: string }).url)}`;
-    const why = fault ?? (error instanceof McpError && error.code === ErrorCode.ConnectionClosed && stdio ? `its process exited before it answered` : describe(error));
+    const why =
+      fault ??
+      (error instanceof McpError && error.code === ErrorCode.ConnectionClosed && stdio
+        ? 'its process exited before it answered'
+        : error instanceof McpError && error.code === ErrorCode.RequestTimeout
+          ? `it did not answer initialize within ${startTimeout} ms (raise "startTimeoutMs" if it is only slow)`
+          : describe(error));
     throw new Error(`could not ${stdio ? 'start' : 'connect'}${where}: ${why}${lastWords()}`);
   }
   connected = true;
@@ -144,7 +151,7 @@ export async function connect(config: McpServerConfig, cwd: string, events: Conn
       const tools: ServerTool[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
-        const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: START_TIMEOUT_MS });
+        const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: startTimeout });
         tools.push(...(result.tools as ServerTool[]));
         cursor = result.nextCursor;
         if (cursor === undefined) break;

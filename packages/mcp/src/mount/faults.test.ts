@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_MAX_CHARS, openaiChat } from '@toolshed/providers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alive, everything, fault, registryOf, scratch, until, type Scratch } from './mount.fixture.js';
 
@@ -53,6 +54,17 @@ describe('a server that misbehaves fails only its own tools, naming the server',
     const good = s.mount(everything({ include: ['echo'] }));
     const outcome = await registryOf([[good, await good.refresh()]]).dispatch({ name: 'echo', input: { message: 'still here' } });
     expect(outcome).toMatchObject({ ok: true, output: 'Echo: still here' });
+  });
+
+  it('a server that hangs at start: the start fails after startTimeoutMs, naming the server, and its process is ended', async () => {
+    const pidfile = path.join(s.dir, 'pid');
+    const mount = s.mount(fault('silent', { PIDFILE: pidfile }, { startTimeoutMs: 300 }));
+    await expect(mount.refresh()).rejects.toThrow(
+      'MCP server "fault-silent" could not start: it did not answer initialize within 300 ms (raise "startTimeoutMs" if it is only slow).',
+    );
+    expect(mount.state()).toMatchObject({ status: 'failed', attempts: 1 });
+    const pid = Number(readFileSync(pidfile, 'utf8'));
+    expect(await until(() => !alive(pid))).toBe(true);
   });
 
   it('a command that does not exist', async () => {
@@ -113,6 +125,15 @@ describe('a server that misbehaves fails only its own tools, naming the server',
     const { registry } = await faulty('error');
     const outcome = await registry.dispatch({ name: 'speak', input: { text: 'hi' } });
     expect(outcome).toMatchObject({ ok: false, error: { code: 'execution_failed', message: 'speak failed (MCP server "fault-error"): cannot speak "hi"' } });
+  });
+
+  it("a 100,000-character answer is capped like any tool's output when it is written for a model", async () => {
+    const { registry } = await faulty('big');
+    const outcome = await registry.dispatch({ name: 'speak', input: { text: 'hi' } });
+    expect(outcome).toMatchObject({ ok: true });
+    const [message] = openaiChat.results([outcome]);
+    expect(message!.content.length).toBeLessThanOrEqual(DEFAULT_MAX_CHARS);
+    expect(message!.content).toMatch(/\n\[Truncated: showing the first \d+ of 100000 characters\. Ask for less/);
   });
 
   it('a server that hangs: the call times out, notifications/cancelled is sent with its request id, and the server stays usable', async () => {

@@ -9,6 +9,7 @@
 //   list-changed  after the first call, adds tool "shout" and sends tools/list_changed
 //   big           answers with 100,000 characters of text
 //   error         answers with isError: true
+//   silent        never answers initialize (a server that hangs at start)
 // Every start appends a line to $STARTS (when set); $PIDFILE gets the pid; see $GRANDCHILD_PIDFILE below.
 // Unless $EXIT_ON_EOF is set, it ignores stdin EOF and stays alive (a timer), like a careless server.
 import { spawn } from 'node:child_process';
@@ -53,7 +54,9 @@ process.stdin.on('end', () => {
 
 function handle(message) {
   const { id, method, params } = message;
-  if (method === 'initialize') {
+  if (method === 'initialize' && mode === 'silent') {
+    // never answers
+  } else if (method === 'initialize') {
     send({ id, result: { protocolVersion: params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: `fault-${mode}`, version: '1.0.0' } } });
   } else if (method === 'tools/list') {
     send({ id, result: { tools } });
