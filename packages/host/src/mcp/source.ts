@@ -70,7 +70,7 @@ async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanC
   try {
     config = runtime.checkServerConfig(resolveSecrets(server, ctx.env), server.where);
   } catch (error) {
-    record.state = failedState(about, error instanceof TypeError ? configFailure(error) : error, undefined, 'startup');
+    record.state = failedState(about, configFailure(error), undefined, 'startup');
     return;
   }
   const mount = runtime.mountServer(config, { cwd: ctx.cwd, cacheDir: cacheDir(ctx.cwd), ...(ctx.log ? { log: ctx.log } : {}) });
@@ -103,7 +103,15 @@ export async function planMcpServers(servers: ServerEntry[], ctx: McpPlanContext
     return records;
   }
   // Servers start at once, not one after another: a cold start is one server's wait, not the sum.
-  await Promise.all(servers.map((server, index) => planOne(server, runtime, ctx, records[index]!)));
+  await Promise.all(
+    servers.map((server, index) => {
+      const record = records[index]!;
+      // Whatever goes wrong with one server is its own failure, never the whole plan's.
+      return planOne(server, runtime, ctx, record).catch((error: unknown) => {
+        record.state = failedState(record.about, error, undefined, 'startup');
+      });
+    }),
+  );
   return records;
 }
 
