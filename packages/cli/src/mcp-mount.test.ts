@@ -114,6 +114,9 @@ describe('two stdio servers: server-everything and the marker server', () => {
     expect(JSON.parse(anthropic.stdout)).toEqual([expect.objectContaining({ name: 'multiply', input_schema: expect.objectContaining({ required: ['a', 'b'] }) })]);
     const context = await toolshed(dir, ['context', '--json'], env);
     expect(context.code).toBe(0);
+    const costs = JSON.parse(context.stdout) as { tools: { name: string; total: { tokens: number } }[] };
+    expect(costs.tools.map((tool) => tool.name)).toEqual(tools.map((tool) => tool.name));
+    expect(costs.tools.find((tool) => tool.name === 'multiply')!.total.tokens).toBeGreaterThan(0);
     expect(existsSync(marker)).toBe(false);
   });
 
