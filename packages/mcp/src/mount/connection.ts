@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Progress } from '@toolshed/core';
@@ -182,6 +182,15 @@ export async function connect(config: McpServerConfig, cwd: string, events: Conn
       await client.close().catch(() => {});
     },
   };
+}
+
+/**
+ * Whether a request failed in the transport rather than in the server's answer: the HTTP
+ * server is gone or refused the request (its session expired, it restarted). The
+ * connection is then dropped, so the next call connects again.
+ */
+export function isTransportFailure(error: unknown): boolean {
+  return error instanceof StreamableHTTPError || (error instanceof TypeError && /fetch failed/i.test(error.message));
 }
 
 /** Whether an error from a request means the connection went away under it. */

@@ -162,6 +162,11 @@ class ServerMount implements McpMount {
           `${tool} failed: ${this.#server} ${fault ?? 'closed the connection'} during the call; it may or may not have taken effect. The server is restarted on the next call.`,
         );
       }
+      if (h.isTransportFailure(error)) {
+        const reason = `could not be reached during the call (${h.describeError(error).slice(0, 300)})`;
+        this.#drop(connection, reason);
+        throw new ToolError('execution_failed', `${tool} failed: ${this.#server} ${reason}. It is connected again on the next call.`);
+      }
       const sent = h.serverError(error);
       if (sent) throw new ToolError('execution_failed', `${tool} failed: ${this.#server} answered with error ${sent.code}: ${sent.message}`);
       throw new ToolError('execution_failed', `${tool} failed: ${this.#server} answered tools/call out of spec (${h.describeError(error).slice(0, 500)}).`);
@@ -223,6 +228,13 @@ class ServerMount implements McpMount {
     this.#failures += 1;
     this.#state = { status: 'failed', message, attempts: this.#failures, retryAt: Date.now() + backoffMs(this.#failures) };
     this.#log(message);
+  }
+
+  /** Give up a connection that still looks open but no longer works. */
+  #drop(connection: Connection, reason: string): void {
+    if (this.#connection !== connection) return;
+    this.#lost(connection, reason);
+    void connection.close();
   }
 
   #lost(connection: Connection, reason: string): void {

@@ -156,6 +156,21 @@ describe('a server built with the MCP SDK over Streamable HTTP on 127.0.0.1', ()
     expect(JSON.stringify(mount.state())).not.toContain(TOKEN);
   });
 
+  it('a server that goes away: the call fails naming the server, and the next call after it is back connects again', async () => {
+    const mount = s.mount({ name: 'remote', url, headers: { Authorization: `Bearer ${TOKEN}` } });
+    const registry = registryOf([[mount, await mount.refresh()]], { approve: 'allow-all' });
+    expect(await registry.dispatch({ name: 'add', input: { a: 1, b: 1 } })).toMatchObject({ ok: true, output: '2' });
+    const port = (server.address() as AddressInfo).port;
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    const failed = await registry.dispatch({ name: 'add', input: { a: 1, b: 2 } });
+    expect(failed).toMatchObject({ ok: false, error: { code: 'execution_failed', message: expect.stringContaining('add failed: MCP server "remote" could not be reached during the call') } });
+    expect(mount.state()).toMatchObject({ status: 'failed', attempts: 1 });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    expect(await registry.dispatch({ name: 'add', input: { a: 1, b: 3 } })).toMatchObject({ ok: true, output: '4' });
+    expect(mount.state().status).toBe('connected');
+  });
+
   it('a server that is not there: could not connect, naming the server', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
