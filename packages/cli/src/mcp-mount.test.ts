@@ -162,12 +162,14 @@ describe('two stdio servers: server-everything and the marker server', () => {
     expect(run.code).toBe(0);
     expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('Long running operation completed');
     const events = readFileSync(transcript, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; progress?: object });
-    expect(events.map((event) => event.type)).toEqual(['definitions', 'call.start', 'call.progress', 'call.progress', 'call.progress', 'call.end']);
-    expect(events.filter((event) => event.type === 'call.progress').map((event) => event.progress)).toEqual([
-      { progress: 1, total: 3 },
-      { progress: 2, total: 3 },
-      { progress: 3, total: 3 },
-    ]);
+    // The server's last notification may cross its answer (and progress after the end is dropped), so two or three.
+    const types = events.map((event) => event.type);
+    expect(types.slice(0, 2)).toEqual(['definitions', 'call.start']);
+    expect(types.at(-1)).toBe('call.end');
+    const progress = events.slice(2, -1);
+    expect(progress.every((event) => event.type === 'call.progress')).toBe(true);
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress.map((event) => event.progress)).toEqual([1, 2, 3].slice(0, progress.length).map((step) => ({ progress: step, total: 3 })));
     // Thirty seconds of work stopped after half a second: the outcome says timeout, and the command does not wait for the server.
     const slow = await toolshed(dir, ['call', 'trigger-long-running-operation', '{"duration":30,"steps":30}', '--timeout', '500', '--json'], env);
     expect(slow.code).toBe(1);

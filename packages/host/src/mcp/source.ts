@@ -66,9 +66,17 @@ function configFailure(error: unknown): PluginError {
 
 async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanContext, record: PluginRecord): Promise<void> {
   const { about } = record;
+  let resolved: Record<string, unknown>;
+  try {
+    resolved = resolveSecrets(server, ctx.env);
+  } catch (error) {
+    // An options-phase PluginError naming the field and the variable (never a value).
+    record.state = failedState(about, error, undefined, 'startup');
+    return;
+  }
   let config: ResolvedServerConfig;
   try {
-    config = runtime.checkServerConfig(resolveSecrets(server, ctx.env), server.where);
+    config = runtime.checkServerConfig(resolved, server.where);
   } catch (error) {
     record.state = failedState(about, configFailure(error), undefined, 'startup');
     return;
