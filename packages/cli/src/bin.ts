@@ -8,7 +8,10 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 // The full program (commander, every command) loads only for what a plain run does not cover.
-if (!(await runPlain(process.argv.slice(2)))) {
+// No top-level await: with it, the bundler could not put what both share into this file (the
+// program's chunk would import a module still waiting for it), and that would be two more files.
+void runPlain(process.argv.slice(2)).then(async (done) => {
+  if (done) return;
   const { main } = await import('./program.js');
   await main();
-}
+});
