@@ -15,6 +15,8 @@ export type { BuiltTools, ManifestField, ManifestFile, ManifestTool } from './ma
 export { optionIssues, optionPath } from './option-issues.js';
 export type { OptionIssue } from './option-issues.js';
 export { resolveEnvReferences } from './env-references.js';
+// Also here (besides @toolshed/core/exposure) so the host's config check needs no second file at start-up.
+export { exposureProblems } from './exposure.js';
 // Tools described by JSON Schema (mounted MCP servers) are built by the light @toolshed/mcp/mount entry.
 export { carriedJsonSchema, jsonSchemaInput } from './json-schema-input.js';
 export type { JsonSchemaProblem, JsonSchemaValidator } from './json-schema-input.js';

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isRecord } from '@toolshed/core/contract';
-import { exposureProblems } from '@toolshed/core/exposure';
+import { exposureProblems, isRecord } from '@toolshed/core/contract';
 import { ConfigError } from './errors.js';
 import { mcpServersProblems } from './mcp/entries.js';
 import type { HostConfig } from './types.js';
