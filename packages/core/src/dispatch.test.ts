@@ -31,7 +31,7 @@ describe('dispatch: the seed cases', () => {
     const { tool, calls } = countingEcho();
     const outcome = await registryWith(tool).dispatch({ name: 'echo', input: { text: 'hello' } });
     expect(outcome).toMatchObject({ ok: true, name: 'echo', input: { text: 'hello' }, output: { text: 'hello' } });
-    expect(outcome.callId).toMatch(/^call_/);
+    expect(outcome.callId).toMatch(/^call_[0-9a-f]{8}_[0-9a-z]+$/);
     expect(outcome.durationMs).toBeGreaterThanOrEqual(0);
     expect(calls).toEqual([{ text: 'hello' }]);
   });
