@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_MAX_CHARS, openaiChat } from '@toolshed/providers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -65,6 +65,20 @@ describe('a server that misbehaves fails only its own tools, naming the server',
     expect(mount.state()).toMatchObject({ status: 'failed', attempts: 1 });
     const pid = Number(readFileSync(pidfile, 'utf8'));
     expect(await until(() => !alive(pid))).toBe(true);
+  });
+
+  it('a server that writes a banner to stdout before the handshake cannot start, and says why', async () => {
+    const mount = s.mount(fault('banner'));
+    await expect(mount.refresh()).rejects.toThrow(/^MCP server "fault-banner" could not start: wrote something that is not an MCP message to its stdout \(.*\); a stdio server may write only MCP messages there \(logs go to stderr\)/);
+  });
+
+  it('cwd resolves from the mount\'s directory; one that does not exist is named', async () => {
+    mkdirSync(path.join(s.dir, 'sub'));
+    const mount = s.mount(fault('cwd', {}, { cwd: 'sub', annotations: { '*': { readOnly: true, openWorld: false } } }));
+    const outcome = await registryOf([[mount, await mount.refresh()]]).dispatch({ name: 'speak', input: { text: 'where' } });
+    expect(outcome).toMatchObject({ ok: true, output: realpathSync(path.join(s.dir, 'sub')) });
+    const missing = s.mount(fault('cwd', {}, { cwd: 'nowhere' }));
+    await expect(missing.refresh()).rejects.toThrow(`MCP server "fault-cwd" could not start: its working directory ${path.join(s.dir, 'nowhere')} (from "cwd") is not a directory.`);
   });
 
   it('a command that does not exist', async () => {

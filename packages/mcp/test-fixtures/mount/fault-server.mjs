@@ -10,6 +10,8 @@
 //   big           answers with 100,000 characters of text
 //   error         answers with isError: true
 //   silent        never answers initialize (a server that hangs at start)
+//   banner        writes a greeting to stdout before anything else (logs on the wrong stream)
+//   cwd           answers speak with its working directory
 // Every start appends a line to $STARTS (when set); $PIDFILE gets the pid; see $GRANDCHILD_PIDFILE below.
 // Unless $EXIT_ON_EOF is set, it ignores stdin EOF and stays alive (a timer), like a careless server.
 import { spawn } from 'node:child_process';
@@ -28,6 +30,7 @@ if (mode === 'crash') {
   process.exit(2);
 }
 if (!process.env.EXIT_ON_EOF) setInterval(() => {}, 1 << 30);
+if (mode === 'banner') process.stdout.write('Fault server v1 ready on stdio\n');
 
 const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
 let calls = 0;
@@ -73,6 +76,7 @@ function handle(message) {
       // never answers
     } else if (mode === 'out-of-spec') send({ id, result: { content: 'not an array' } });
     else if (mode === 'big') send({ id, result: { content: [{ type: 'text', text: 'x'.repeat(100_000) }] } });
+    else if (mode === 'cwd') send({ id, result: { content: [{ type: 'text', text: process.cwd() }] } });
     else if (mode === 'error') send({ id, result: { content: [{ type: 'text', text: `cannot speak "${text}"` }], isError: true } });
     else {
       send({ id, result: { content: [{ type: 'text', text }] } });
