@@ -121,7 +121,11 @@ export interface McpMount {
    */
   tool(name: string): AnyTool;
   state(): McpServerState;
-  /** `notifications/tools/list_changed` while connected: the cache is rewritten, then listeners run. */
+  /**
+   * `notifications/tools/list_changed` while connected: the cache is rewritten, then listeners
+   * run. `tool()` keeps serving the definitions it had (a sealed registry keeps the tools a model
+   * was shown) until `refresh()` is called.
+   */
   onToolsChanged(listener: ToolsChangedListener): () => void;
   /** Ends the connection and the child process (waiting for it to exit); idempotent. */
   close(): Promise<void>;

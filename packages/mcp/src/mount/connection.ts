@@ -57,7 +57,8 @@ export function safeUrl(url: string): string {
   return `${parsed.origin}${parsed.pathname}`;
 }
 
-export async function connect(config: McpServerConfig, cwd: string, events: ConnectionEvents): Promise<Connection> {
+/** `signal` gives up a start under way (the mount was closed): the child is ended at once. */
+export async function connect(config: McpServerConfig, cwd: string, events: ConnectionEvents, signal?: AbortSignal): Promise<Connection> {
   const startTimeout = config.startTimeoutMs ?? START_TIMEOUT_MS;
   const stderrTail: string[] = [];
   let fault: string | undefined;
@@ -124,9 +125,20 @@ export async function connect(config: McpServerConfig, cwd: string, events: Conn
   };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.toolsChanged());
   try {
-    await client.connect(transport, { timeout: startTimeout });
+    // A signal of the start's own: the SDK keeps its listener on the signal it is given, and
+    // would send notifications/cancelled for the long-finished initialize when `signal` fires.
+    const start = new AbortController();
+    const forward = () => start.abort(signal?.reason);
+    if (signal?.aborted) forward();
+    else signal?.addEventListener('abort', forward, { once: true });
+    try {
+      await client.connect(transport, { timeout: startTimeout, signal: start.signal });
+    } finally {
+      signal?.removeEventListener('abort', forward);
+    }
   } catch (error) {
     closing = true;
+    signalChild();
     await client.close().catch(() => {});
     const where = stdio ? '' : ` at ${safeUrl((config as { url: string }).url)}`;
     const why =

@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_MAX_CHARS, openaiChat } from '@toolshed/providers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cacheFile, configHash, writeCache } from './cache.js';
 import { alive, everything, fault, registryOf, scratch, until, type Scratch } from './mount.fixture.js';
 
 let s: Scratch;
@@ -195,6 +196,43 @@ describe('a server that misbehaves fails only its own tools, naming the server',
     expect(await until(() => changed.length === 1)).toBe(true);
     expect(changed[0]).toEqual(['speak', 'shout']);
     expect(s.mount(fault('list-changed')).cached()!.map((definition) => definition.name)).toEqual(['speak', 'shout']);
+    // This mount keeps serving what its registry was sealed with until refresh().
+    expect(() => mount.tool('shout')).toThrow('MCP server "fault-list-changed" has no tool "shout"; its tools: speak.');
+    await mount.refresh();
+    expect(mount.tool('shout').name).toBe('shout');
+  });
+
+  it('20 calls at once on an idle mount start the server once, 5 rounds', async () => {
+    for (let round = 0; round < 5; round++) {
+      const count = path.join(s.dir, `starts-${round}`);
+      const { mount, registry } = await faulty('ok', { STARTS: count });
+      const before = starts(count);
+      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => registry.dispatch({ name: 'speak', input: { text: `call ${i}` } })));
+      expect(outcomes.map((outcome) => outcome.ok && outcome.output)).toEqual(Array.from({ length: 20 }, (_, i) => `call ${i}`));
+      expect(starts(count)).toBe(before + 1);
+      expect(mount.state().status).toBe('connected');
+      await mount.close();
+    }
+  });
+
+  it('close() during a start that hangs: the start gives up at once, the call fails naming the server, the process is ended, 5 rounds', async () => {
+    for (let round = 0; round < 5; round++) {
+      const pidfile = path.join(s.dir, `pid-${round}`);
+      const config = fault('silent', { PIDFILE: pidfile }, { startTimeoutMs: 600_000, annotations: { '*': { readOnly: true, openWorld: false } } });
+      // Listed before, when it still answered: its manifest is in the cache.
+      writeCache(cacheFile(s.ctx.cacheDir, config.name), configHash(config, s.ctx.cwd), config.name, [
+        { name: 'speak', description: 'Repeat the text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+      ]);
+      const mount = s.mount(config);
+      const registry = registryOf([[mount, mount.cached()!]]);
+      const call = registry.dispatch({ name: 'speak', input: { text: 'hi' } });
+      expect(await until(() => mount.state().status === 'starting' && existsSync(pidfile), 400)).toBe(true);
+      await mount.close();
+      const outcome = await call;
+      expect(outcome).toMatchObject({ ok: false, error: { code: 'execution_failed', message: expect.stringContaining('MCP server "fault-silent" is closed') } });
+      expect(mount.state()).toEqual({ status: 'closed' });
+      expect(await until(() => !alive(Number(readFileSync(pidfile, 'utf8'))))).toBe(true);
+    }
   });
 
   it('after close(), calls fail naming the server and nothing restarts', async () => {

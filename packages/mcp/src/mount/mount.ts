@@ -52,6 +52,8 @@ class ServerMount implements McpMount {
   #failures = 0;
   #listeners = new Set<ToolsChangedListener>();
   #closing: Promise<void> | undefined;
+  /** Aborted by close(), so a start under way (a server that hangs at start) gives up at once. */
+  readonly #shutdown = new AbortController();
 
   constructor(config: McpServerConfig, ctx: MountContext) {
     this.#config = checkServerConfig(config, `MCP server ${JSON.stringify((config as { name?: unknown })?.name)}`);
@@ -74,10 +76,11 @@ class ServerMount implements McpMount {
     this.#ctx.log?.(line);
   }
 
-  #use(serverTools: readonly ServerTool[]): Mounted {
+  /** `adopt`: tool() serves these from now on (refresh, or the cache read first); not for list_changed. */
+  #use(serverTools: readonly ServerTool[], adopt = true): Mounted {
     const mounted = mountTools(serverTools, this.#config);
     for (const notice of mounted.notices) this.#log(notice);
-    this.#mounted = mounted;
+    if (adopt) this.#mounted = mounted;
     return mounted;
   }
 
@@ -97,7 +100,7 @@ class ServerMount implements McpMount {
     return this.#definitions(await this.#list(connection));
   }
 
-  async #list(connection: Connection): Promise<Mounted> {
+  async #list(connection: Connection, adopt = true): Promise<Mounted> {
     let listed: ServerTool[];
     try {
       listed = await connection.listTools();
@@ -123,7 +126,7 @@ class ServerMount implements McpMount {
     } catch (error) {
       this.#log(`${this.#server}: could not write its manifest cache ${this.#file}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    return this.#use(usable);
+    return this.#use(usable, adopt);
   }
 
   tool(name: string): AnyTool {
@@ -208,8 +211,9 @@ class ServerMount implements McpMount {
         closed: (reason) => this.#lost(connection, reason),
         toolsChanged: () => void this.#toolsChanged(connection),
         log: (line) => this.#log(line),
-      });
+      }, this.#shutdown.signal);
     } catch (error) {
+      if (this.#shutdown.signal.aborted) throw new ToolError('execution_failed', `${this.#server} is closed (the host is shutting down); its tools cannot run.`);
       const message = `${this.#server} ${error instanceof Error ? error.message : String(error)}.`;
       this.#fail(message);
       throw new ToolError('execution_failed', message);
@@ -249,7 +253,9 @@ class ServerMount implements McpMount {
     if (this.#connection !== connection) return;
     let mounted: Mounted;
     try {
-      mounted = await this.#list(connection);
+      // A registry is sealed with the tools a model was shown: tool() keeps serving those,
+      // and the new list waits in the cache for the next start (or refresh()).
+      mounted = await this.#list(connection, false);
     } catch (error) {
       this.#log(`${this.#server} said its tools changed, but listing them failed: ${error instanceof Error ? error.message : String(error)}`);
       return;
@@ -280,6 +286,7 @@ class ServerMount implements McpMount {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#state = { status: 'closed' };
+      this.#shutdown.abort();
       forget(this);
       const connecting = this.#connecting;
       if (connecting) await connecting.catch(() => undefined);
