@@ -95,8 +95,10 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
     await mount.refresh();
     const file = path.join(s.ctx.cacheDir, 'everything.json');
     const text = readFileSync(file, 'utf8');
-    expect(text).not.toContain('sk-cache-secret');
-    expect(text).not.toContain('API_TOKEN');
+    const secret = 'sk-cache-secret';
+    for (const encoded of [secret, Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url'), Buffer.from(secret).toString('hex'), encodeURIComponent(secret), 'API_TOKEN']) {
+      expect(text).not.toContain(encoded);
+    }
     expect(s.mount(everything({ env: { API_TOKEN: 'sk-cache-secret' } })).cached()).toBeDefined();
     expect(s.mount(everything({ env: { API_TOKEN: 'another' } })).cached()).toBeUndefined();
     expect(s.mount(everything({ args: [...(everything() as { args: string[] }).args, 'x'] })).cached()).toBeUndefined();
