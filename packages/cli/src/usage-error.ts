@@ -1,3 +1,5 @@
+import { hasBrand } from '@toolshed/core/contract';
+
 const USAGE_ERROR = Symbol.for('toolshed.UsageError');
 
 /** A mistake in how the command was called: exit code 2, message on stderr. */
@@ -8,5 +10,5 @@ export class UsageError extends Error {
 
 /** By brand, not instanceof, as every Toolshed error is recognised. */
 export function isUsageError(value: unknown): value is UsageError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[USAGE_ERROR] === true;
+  return hasBrand(value, USAGE_ERROR);
 }

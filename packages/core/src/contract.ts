@@ -7,6 +7,7 @@ export { PluginError, isPluginError } from './plugin-error.js';
 export type { PluginErrorFields, PluginPhase } from './plugin-error.js';
 export { isToolName, TOOL_NAME_PATTERN, TOOL_NAME_RULE } from './name.js';
 export { isRecord } from './record.js';
+export { brand, hasBrand } from './brand.js';
 export { describeThrown } from './thrown.js';
 export { checkDefinition, checkTimeout, sameDefinition } from './tool-definition.js';
 export type { ToolDefinition } from './tool-definition.js';

@@ -1,13 +1,10 @@
+import { hasBrand } from '@toolshed/core/contract';
 import type { PluginPhase, PluginReport } from './types.js';
 
 // Errors are told apart by a process-wide brand, not instanceof: a global CLI or a
 // nested install can load two copies of host, and each sees the other's errors.
 const CONFIG_ERROR = Symbol.for('toolshed.ConfigError');
 const HOST_ERROR = Symbol.for('toolshed.HostError');
-
-function hasBrand(value: unknown, key: symbol): boolean {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[key] === true;
-}
 
 /** The config file (or the project's package.json) cannot be used as it is: a usage error, not a plugin fault. */
 export class ConfigError extends Error {

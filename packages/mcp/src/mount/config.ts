@@ -1,3 +1,4 @@
+import { hasBrand, isRecord } from '@toolshed/core/contract';
 import type { McpServerConfig, ToolMarks } from './api.js';
 
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -25,11 +26,7 @@ Object.defineProperty(McpConfigError.prototype, MCP_CONFIG_ERROR, { value: true 
 
 /** True for an `McpConfigError` from any copy of this package. */
 export function isMcpConfigError(value: unknown): value is McpConfigError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MCP_CONFIG_ERROR] === true;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return hasBrand(value, MCP_CONFIG_ERROR);
 }
 
 function stringList(where: string, field: string, value: unknown): string[] | undefined {

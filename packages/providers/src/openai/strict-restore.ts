@@ -1,8 +1,6 @@
+import { isRecord } from '@toolshed/core/contract';
 import type { NullPlan } from './strict-schema.js';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The branch of a rewritten `anyOf` that a value took: by its exact keys, else the only object branch. */
 function pickBranch(value: unknown, branches: NullPlan[]): NullPlan | undefined {
