@@ -18,7 +18,7 @@ const bin = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
 const byHand = fileURLToPath(new URL('./echo-by-hand.js', import.meta.url));
 const require = createRequire(import.meta.url);
 const BUNDLED = ['@toolshed/tool-echo', '@toolshed/tool-read-file', '@toolshed/tool-send-email'];
-const env = { ...process.env, NO_COLOR: '1' };
+const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
 delete env.NODE_EXTRA_CA_CERTS;
 
 function write(file: string, content: unknown) {

@@ -78,7 +78,7 @@ async function closeAll() {
   await Promise.all([fileTool.close(), pgTool?.close()]);
   transport.close();
   await pg?.stop();
-  await new Promise((resolve) => server.close(resolve));
+  await new Promise<void>((resolve) => server.close(() => resolve()));
   await rm(cwd, { recursive: true, force: true });
 }
 
