@@ -52,7 +52,10 @@ function ratiosOf(rounds, caseName, floorName) {
 
 const time = (ms) => (ms >= 1 ? `${ms.toFixed(2)} ms` : ms >= 0.001 ? `${(ms * 1000).toFixed(2)} µs` : `${(ms * 1e6).toFixed(0)} ns`);
 const roundsNote = (ratios) => (ratios.length > 1 ? `  (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')})` : '');
-const width = Math.max(10, ...[...groups.values()].flatMap((rounds) => rounds.flatMap((round) => [...round.keys()].map((name) => name.length))));
+const width = Math.max(
+  10,
+  ...[...groups.values()].flatMap((rounds) => rounds.flatMap((round) => [...round.keys()].map((name) => name.length))),
+);
 for (const [name, rounds] of groups) {
   const caseNames = [...new Set(rounds.flatMap((round) => [...round.keys()]))];
   const floorName = caseNames[0];

@@ -59,7 +59,9 @@ async function check({ dir, pkg }, out) {
   await run('tar', ['-xzf', tarball, '-C', unpacked]);
   problems.push(...publishedFileProblems(path.join(unpacked, 'package'), packed, path.relative(root, dir)));
   try {
-    await run(attw, [tarball, '--profile', 'esm-only', '--no-definitely-typed', '--format', 'ascii', '--no-color', '--no-emoji'], { cwd: dir });
+    await run(attw, [tarball, '--profile', 'esm-only', '--no-definitely-typed', '--format', 'ascii', '--no-color', '--no-emoji'], {
+      cwd: dir,
+    });
   } catch (error) {
     problems.push(`attw (esm-only profile):\n${String(error.stdout || error.message).trim()}`);
   }
@@ -90,7 +92,9 @@ async function main() {
       for (const problem of problems) console.log(`     ${problem.replaceAll('\n', '\n     ')}`);
     }
     if (failed > 0) {
-      console.log(`\n${failed} of ${results.length} packages have problems; fix what each one lists (package.json, README, files) and rebuild.`);
+      console.log(
+        `\n${failed} of ${results.length} packages have problems; fix what each one lists (package.json, README, files) and rebuild.`,
+      );
       process.exitCode = 1;
     } else {
       console.log(`\nAll ${results.length} published packages pass publint, attw (esm-only) and the published-files checks.`);

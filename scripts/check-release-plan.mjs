@@ -69,10 +69,14 @@ for (const [name, release] of releases) {
   const item = packages.get(name);
   if (!item || item.manifest.private) continue;
   if (!released(item)) {
-    const named = plan.changesets.filter((changeset) => changeset.releases.some((entry) => entry.name === name)).map((changeset) => changeset.id);
+    const named = plan.changesets
+      .filter((changeset) => changeset.releases.some((entry) => entry.name === name))
+      .map((changeset) => changeset.id);
     problems.push(
       `${name} has never been released (its CHANGELOG.md has no "## ${item.manifest.version}"), but ` +
-        (named.length > 0 ? `${named.length} pending changeset(s) (${named.slice(0, 3).join(', ')}${named.length > 3 ? ', ...' : ''})` : 'the release plan') +
+        (named.length > 0
+          ? `${named.length} pending changeset(s) (${named.slice(0, 3).join(', ')}${named.length > 3 ? ', ...' : ''})`
+          : 'the release plan') +
         ` would take it to ${release.newVersion} before ${item.manifest.version} is published. ` +
         'Run `pnpm release:initial` to fold them into its first release.',
     );

@@ -15,7 +15,8 @@ function files(dir, prefix = '') {
 }
 
 // Test code and test data: tests beside the code, fixtures, corpora of attack strings.
-const TEST_FILE = /(^|\/)(__tests__|__fixtures__|fixtures?|test-fixtures|test-data)\/|\.(test|spec|fixture|test-d)\.(d\.)?[cm]?[jt]sx?$|(^|[/-])corpus\.|-corpus\./;
+const TEST_FILE =
+  /(^|\/)(__tests__|__fixtures__|fixtures?|test-fixtures|test-data)\/|\.(test|spec|fixture|test-d)\.(d\.)?[cm]?[jt]sx?$|(^|[/-])corpus\.|-corpus\./;
 // rolldown and esbuild mark each bundled module with its path.
 const BUNDLED_MODULE = /^\/\/(?:#region| ) .*?node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/\s]+)\//gm;
 
@@ -26,7 +27,9 @@ function metadataProblems(pkg, directory) {
   if (typeof repository !== 'object' || !repository || typeof repository.url !== 'string' || !/^git\+https:\/\//.test(repository.url)) {
     problems.push('package.json needs "repository": {"type": "git", "url": "git+https://...", "directory": "..."}');
   } else if (repository.directory !== directory) {
-    problems.push(`package.json "repository.directory" is ${JSON.stringify(repository.directory)}; it must be "${directory}", where the package lives`);
+    problems.push(
+      `package.json "repository.directory" is ${JSON.stringify(repository.directory)}; it must be "${directory}", where the package lives`,
+    );
   }
   if (typeof pkg.homepage !== 'string' || !/^https:\/\//.test(pkg.homepage)) problems.push('package.json needs a "homepage" (https URL)');
   const bugs = typeof pkg.bugs === 'string' ? pkg.bugs : pkg.bugs?.url;
@@ -78,7 +81,9 @@ function bundledLicenseProblems(dir, all) {
     for (const match of readFileSync(path.join(dir, file), 'utf8').matchAll(BUNDLED_MODULE)) bundled.add(match[1]);
   }
   if (bundled.size === 0) return [];
-  const notices = all.filter((name) => /(^|\/)THIRD[-_]PARTY[-_](LICENSES|NOTICES)(\.[a-z]+)?$/i.test(name)).map((name) => readFileSync(path.join(dir, name), 'utf8'));
+  const notices = all
+    .filter((name) => /(^|\/)THIRD[-_]PARTY[-_](LICENSES|NOTICES)(\.[a-z]+)?$/i.test(name))
+    .map((name) => readFileSync(path.join(dir, name), 'utf8'));
   return [...bundled]
     .filter((name) => !notices.some((text) => text.includes(`## ${name}@`)))
     .map((name) => `bundles code of ${name} without its license notice (a THIRD-PARTY-LICENSES file with a "## ${name}@version" section)`);
@@ -97,8 +102,8 @@ export function publishedFileProblems(dir, pkg, directory) {
   if (!readme) problems.push('the tarball has no README.md');
   else problems.push(...readmeProblems(readFileSync(path.join(dir, readme), 'utf8'), pkg));
   problems.push(...sourceMapProblems(dir, all));
-  for (const file of all.filter((name) => TEST_FILE.test(name))) problems.push(`${file} is test code or test data: leave it out of "files" and the build`);
+  for (const file of all.filter((name) => TEST_FILE.test(name)))
+    problems.push(`${file} is test code or test data: leave it out of "files" and the build`);
   problems.push(...bundledLicenseProblems(dir, all));
   return problems;
 }
-

@@ -53,7 +53,9 @@ const folding = new Set(unreleased.map((pkg) => pkg.manifest.name));
 
 for (const pkg of unreleased) {
   const { name, version } = pkg.manifest;
-  const entries = changesets.filter((changeset) => changeset.releases.some((release) => release.name === name)).map((changeset) => item(changeset.summary));
+  const entries = changesets
+    .filter((changeset) => changeset.releases.some((release) => release.name === name))
+    .map((changeset) => item(changeset.summary));
   const file = path.join(pkg.dir, 'CHANGELOG.md');
   const earlier = existsSync(file) ? readFileSync(file, 'utf8').replace(/^# .*\n+/, '') : '';
   const body = entries.length > 0 ? entries.join('\n') : '- First release.';
@@ -72,4 +74,8 @@ for (const changeset of changesets) {
   const frontmatter = kept.map((release) => `"${release.name}": ${release.type}`).join('\n');
   writeFileSync(file, `---\n${frontmatter}\n---\n\n${changeset.summary.trim()}\n`);
 }
-console.log(unreleased.length > 0 ? `Folded the pending changesets of ${unreleased.length} unreleased packages.` : 'Every package has been released; nothing to fold.');
+console.log(
+  unreleased.length > 0
+    ? `Folded the pending changesets of ${unreleased.length} unreleased packages.`
+    : 'Every package has been released; nothing to fold.',
+);

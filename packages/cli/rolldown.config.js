@@ -33,12 +33,14 @@ function thirdPartyLicenses() {
           if (pkg && !found.has(pkg.name)) found.set(pkg.name, pkg.dir);
         }
       }
-      const sections = [...found].sort(([a], [b]) => a.localeCompare(b)).map(([name, dir]) => {
-        const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
-        const file = readdirSync(dir).find((entry) => /^(licen[cs]e|copying)(\.|$)/i.test(entry));
-        if (!file || !existsSync(path.join(dir, file))) throw new Error(`${name} is bundled but has no license file to carry`);
-        return `## ${name}@${manifest.version} (${manifest.license})\n\n${readFileSync(path.join(dir, file), 'utf8').trim()}\n`;
-      });
+      const sections = [...found]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([name, dir]) => {
+          const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+          const file = readdirSync(dir).find((entry) => /^(licen[cs]e|copying)(\.|$)/i.test(entry));
+          if (!file || !existsSync(path.join(dir, file))) throw new Error(`${name} is bundled but has no license file to carry`);
+          return `## ${name}@${manifest.version} (${manifest.license})\n\n${readFileSync(path.join(dir, file), 'utf8').trim()}\n`;
+        });
       this.emitFile({
         type: 'asset',
         fileName: 'THIRD-PARTY-LICENSES.md',

@@ -39,7 +39,11 @@ function bundledProject(): string {
     mkdirSync(path.join(dir, 'node_modules/@toolshed'), { recursive: true });
     symlinkSync(target, path.join(dir, 'node_modules', name), 'dir');
   }
-  write(path.join(dir, 'package.json'), { name: 'bench-3', private: true, devDependencies: Object.fromEntries(BUNDLED.map((name) => [name, '^1'])) });
+  write(path.join(dir, 'package.json'), {
+    name: 'bench-3',
+    private: true,
+    devDependencies: Object.fromEntries(BUNDLED.map((name) => [name, '^1'])),
+  });
   return dir;
 }
 
@@ -113,7 +117,8 @@ function mountedProject(): { dir: string; tools: number; unstarted: () => void }
     ],
   });
   const first = spawnSync(process.execPath, [bin, 'list', '--json'], { cwd: dir, encoding: 'utf8', env });
-  if (first.status !== 0 || first.stderr !== '') throw new Error(`toolshed list could not cache the servers' tools in ${dir}: ${first.stderr}`);
+  if (first.status !== 0 || first.stderr !== '')
+    throw new Error(`toolshed list could not cache the servers' tools in ${dir}: ${first.stderr}`);
   const log = path.join(dir, 'marker.log');
   const started = readFileSync(log, 'utf8');
   const unstarted = () => {
@@ -133,40 +138,41 @@ const ROUNDS = 5;
 const options = { time: 0, iterations: 8, warmupTime: 0, warmupIterations: 1 };
 
 for (let round = 1; round <= ROUNDS; round++)
-describe(`cold start (round ${round})`, () => {
-  bench('floor: node -e 0', () => run(['-e', '0'], three), options);
-  bench('toolshed --version', () => run([bin, '--version'], three), options);
-  bench('toolshed list (3 plugins)', () => run([bin, 'list', '--json'], three, tools(3)), options);
-  bench('toolshed list (100 plugins)', () => run([bin, 'list', '--json'], hundred, tools(100)), options);
-  bench(
-    'toolshed list (2 MCP servers, cached)',
-    () =>
-      run([bin, 'list', '--json'], mounted.dir, (stdout) => {
-        tools(mounted.tools)(stdout);
-        mounted.unstarted();
-      }),
-    options,
-  );
-  // Not a floor of any target: what a call of echo costs at the least, to read the call's ratio against.
-  bench(
-    'reference: the echo plugin imported and run by hand',
-    () =>
-      run([byHand, '{"text":"hi"}'], three, (stdout) => {
-        if (JSON.parse(stdout).text !== 'hi') throw new Error(`echo by hand printed ${stdout}`);
-      }),
-    options,
-  );
-  bench(
-    'toolshed call echo',
-    () =>
-      run([bin, 'call', 'echo', '{"text":"hi"}'], three, (stdout) => {
-        if (JSON.parse(stdout).text !== 'hi') throw new Error(`toolshed call echo printed ${stdout}, expected {"text": "hi"}`);
-      }),
-    {
-      ...options,
-      teardown: (_task: unknown, mode?: string) => {
-        if (mode === 'run' && round === ROUNDS) for (const dir of [three, hundred, mounted.dir]) rmSync(dir, { recursive: true, force: true });
+  describe(`cold start (round ${round})`, () => {
+    bench('floor: node -e 0', () => run(['-e', '0'], three), options);
+    bench('toolshed --version', () => run([bin, '--version'], three), options);
+    bench('toolshed list (3 plugins)', () => run([bin, 'list', '--json'], three, tools(3)), options);
+    bench('toolshed list (100 plugins)', () => run([bin, 'list', '--json'], hundred, tools(100)), options);
+    bench(
+      'toolshed list (2 MCP servers, cached)',
+      () =>
+        run([bin, 'list', '--json'], mounted.dir, (stdout) => {
+          tools(mounted.tools)(stdout);
+          mounted.unstarted();
+        }),
+      options,
+    );
+    // Not a floor of any target: what a call of echo costs at the least, to read the call's ratio against.
+    bench(
+      'reference: the echo plugin imported and run by hand',
+      () =>
+        run([byHand, '{"text":"hi"}'], three, (stdout) => {
+          if (JSON.parse(stdout).text !== 'hi') throw new Error(`echo by hand printed ${stdout}`);
+        }),
+      options,
+    );
+    bench(
+      'toolshed call echo',
+      () =>
+        run([bin, 'call', 'echo', '{"text":"hi"}'], three, (stdout) => {
+          if (JSON.parse(stdout).text !== 'hi') throw new Error(`toolshed call echo printed ${stdout}, expected {"text": "hi"}`);
+        }),
+      {
+        ...options,
+        teardown: (_task: unknown, mode?: string) => {
+          if (mode === 'run' && round === ROUNDS)
+            for (const dir of [three, hundred, mounted.dir]) rmSync(dir, { recursive: true, force: true });
+        },
       },
-    },
-  );
-});
+    );
+  });

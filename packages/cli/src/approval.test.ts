@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { terminalApproval } from './approval.js';
 
 const call = { callId: 'c', name: 'send_email', input: { to: 'a@example.com' } };
-const risky = { name: 'send_email', description: 'Send.', inputSchema: { type: 'object' }, annotations: { destructive: true, openWorld: true } };
+const risky = {
+  name: 'send_email',
+  description: 'Send.',
+  inputSchema: { type: 'object' },
+  annotations: { destructive: true, openWorld: true },
+};
 const safe = { name: 'echo', description: 'Echo.', inputSchema: { type: 'object' }, annotations: { readOnly: true } };
 
 describe('terminalApproval', () => {
@@ -15,7 +20,8 @@ describe('terminalApproval', () => {
     expect(process.stdin.isTTY).toBeFalsy();
     expect(await terminalApproval(false)(call, risky)).toEqual({
       approved: false,
-      reason: 'send_email needs approval (it is destructive and open-world) and there is no terminal to ask; run it again with --yes to allow it',
+      reason:
+        'send_email needs approval (it is destructive and open-world) and there is no terminal to ask; run it again with --yes to allow it',
     });
   });
 

@@ -77,7 +77,10 @@ describe('toolshed call', () => {
   it('exits 1 with the outcome on stdout under --json', async () => {
     const run = await toolshed(['call', 'echo', '{}', '--json']);
     expect(run.code).toBe(1);
-    expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { code: 'invalid_input', message: 'Invalid input for echo.text: missing required field "text"' } });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: 'Invalid input for echo.text: missing required field "text"' },
+    });
   });
 
   it('exits 1 for an unknown tool, naming the tools there are', async () => {
@@ -90,7 +93,10 @@ describe('toolshed call', () => {
     [['call', 'echo', '{"text":'], 'toolshed: the input argument is not valid JSON'],
     [['call'], "error: missing required argument 'tool'"],
     [['call', 'echo', '--bogus'], "error: unknown option '--bogus'"],
-    [['call', 'echo', '{}', '--input-file', 'x.json'], 'toolshed: give the input for echo either as an argument or with --input-file, not both.'],
+    [
+      ['call', 'echo', '{}', '--input-file', 'x.json'],
+      'toolshed: give the input for echo either as an argument or with --input-file, not both.',
+    ],
     [['call', 'echo', '{}', '--timeout', 'soon'], 'toolshed: --timeout must be a positive number of milliseconds, got "soon".'],
     [['call', 'echo', '--input-file', '/nonexistent/input.json'], 'toolshed: cannot read the input file /nonexistent/input.json'],
     [['frobnicate'], "error: unknown command 'frobnicate'"],
@@ -106,7 +112,9 @@ describe('toolshed call', () => {
     await writeFile(file, '{"text":"from a file"}');
     expect(JSON.parse((await toolshed(['call', 'echo', '--input-file', file])).stdout)).toEqual({ text: 'from a file' });
     expect(JSON.parse((await toolshed(['call', 'echo', '-'], { stdin: '{"text":"from stdin"}' })).stdout)).toEqual({ text: 'from stdin' });
-    expect(JSON.parse((await toolshed(['call', 'echo', '--input-file', '-'], { stdin: '{"text":"stdin too"}' })).stdout)).toEqual({ text: 'stdin too' });
+    expect(JSON.parse((await toolshed(['call', 'echo', '--input-file', '-'], { stdin: '{"text":"stdin too"}' })).stdout)).toEqual({
+      text: 'stdin too',
+    });
     const bad = await toolshed(['call', 'echo', '-'], { stdin: 'not json' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('toolshed: stdin is not valid JSON');
@@ -116,7 +124,10 @@ describe('toolshed call', () => {
     const transcript = join(dir, 'transcript.jsonl');
     await toolshed(['call', 'echo', '{"text":"one"}', '--transcript', transcript]);
     await toolshed(['call', 'echo', '{"text":2}', '--transcript', transcript]);
-    const lines = (await readFile(transcript, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    const lines = (await readFile(transcript, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     // Each run starts with what the tool definitions cost (see context.test.ts).
     expect(lines.map((e) => e.type)).toEqual(['definitions', 'call.start', 'call.end', 'definitions', 'call.start', 'call.end']);
     const events = lines.filter((e) => e.type !== 'definitions');

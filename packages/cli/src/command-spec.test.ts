@@ -77,8 +77,8 @@ describe('a plain run of list or call', () => {
   });
 
   it('refuses flags it cannot read, naming them', () => {
-    expect(() => parsePlainRun({ name: 'x', description: '', args: [], options: [{ flags: '--two words', description: '' }] }, ['x'])).toThrow(
-      'option flags "--two words" are not of the form "-s, --long <value>"',
-    );
+    expect(() =>
+      parsePlainRun({ name: 'x', description: '', args: [], options: [{ flags: '--two words', description: '' }] }, ['x']),
+    ).toThrow('option flags "--two words" are not of the form "-s, --long <value>"');
   });
 });

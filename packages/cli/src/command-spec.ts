@@ -22,7 +22,8 @@ export interface CommandSpec {
 export const GLOBAL_OPTIONS: OptionSpec[] = [
   {
     flags: '--cwd <dir>',
-    description: 'the project root whose plugins to use (default: the nearest folder upward with a package.json, node_modules or toolshed.config.json)',
+    description:
+      'the project root whose plugins to use (default: the nearest folder upward with a package.json, node_modules or toolshed.config.json)',
   },
   { flags: '--config <file>', description: 'the config file (default: toolshed.config.json in the project root)' },
 ];

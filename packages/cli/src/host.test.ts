@@ -10,7 +10,11 @@ const bin = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
 const workspace = fileURLToPath(new URL('../../..', import.meta.url));
 const hostPackage = createRequire(import.meta.url).resolve('@toolshed/host/package.json');
 const manifestBin = path.join(path.dirname(hostPackage), 'bin/toolshed-manifest.js');
-const BUNDLED = { '@toolshed/tool-echo': 'plugins/echo', '@toolshed/tool-read-file': 'plugins/read-file', '@toolshed/tool-send-email': 'plugins/send-email' };
+const BUNDLED = {
+  '@toolshed/tool-echo': 'plugins/echo',
+  '@toolshed/tool-read-file': 'plugins/read-file',
+  '@toolshed/tool-send-email': 'plugins/send-email',
+};
 
 interface Run {
   code: number;
@@ -84,14 +88,20 @@ afterEach(() => rmSync(project, { recursive: true, force: true }));
 describe('toolshed list with discovered plugins', () => {
   it('lists the three bundled plugins and a marker plugin without importing any plugin module', async () => {
     const marker = markerPlugin('tool-shout', 'shout');
-    write('package.json', { name: 'app', private: true, devDependencies: { ...Object.fromEntries(Object.keys(BUNDLED).map((name) => [name, '^1'])), 'tool-shout': '^3' } });
+    write('package.json', {
+      name: 'app',
+      private: true,
+      devDependencies: { ...Object.fromEntries(Object.keys(BUNDLED).map((name) => [name, '^1'])), 'tool-shout': '^3' },
+    });
     const log = path.join(project, 'loaded.log');
     const hook = `data:text/javascript,${encodeURIComponent(`
       import { register } from 'node:module';
-      register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(`
+      register(${JSON.stringify(
+        `data:text/javascript,${encodeURIComponent(`
         import { appendFileSync } from 'node:fs';
         export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }
-      `)}`)});
+      `)}`,
+      )});
     `)}`;
 
     const run = await toolshed(['list', '--json'], { nodeArgs: ['--import', hook] });
@@ -124,7 +134,9 @@ describe('toolshed list with discovered plugins', () => {
     const run = await toolshed(['--cwd', project, 'list'], { cwd: tmpdir() });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^echo {2}@toolshed\/tool-echo@/);
-    expect(run.stderr).toMatch(/^toolshed: warning: skipped plugin tool-broken \(resolve\): .*tool-broken\/package\.json is not valid JSON .*\(see toolshed plugins\)\n$/);
+    expect(run.stderr).toMatch(
+      /^toolshed: warning: skipped plugin tool-broken \(resolve\): .*tool-broken\/package\.json is not valid JSON .*\(see toolshed plugins\)\n$/,
+    );
   });
 
   it('names the plugin that serves a tool, not one skipped for offering the same name', async () => {
@@ -156,7 +168,11 @@ describe('toolshed list with discovered plugins', () => {
   it('names the plugin that serves a tool, not a later one skipped for a manifest that does not fit', async () => {
     markerPlugin('@acc/echo1', 'echo');
     // Its package.json offers echo, but its manifest file is torn.
-    write('node_modules/@acc/echo2/package.json', { name: '@acc/echo2', version: '1.0.0', toolshed: { apiVersion: 1, tools: ['echo'], manifest: './toolshed.json' } });
+    write('node_modules/@acc/echo2/package.json', {
+      name: '@acc/echo2',
+      version: '1.0.0',
+      toolshed: { apiVersion: 1, tools: ['echo'], manifest: './toolshed.json' },
+    });
     write('node_modules/@acc/echo2/toolshed.json', '{"apiVersion": 1, "tools": [');
     write('package.json', { name: 'app', dependencies: { '@acc/echo1': '^3', '@acc/echo2': '^1' } });
     const list = await toolshed(['list']);
@@ -200,7 +216,8 @@ describe('toolshed plugins', () => {
     write('toolshed.config.json', { plugins: ['tool-shout'], rename: { shout: 'yell' } });
     const run = await toolshed(['plugins']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    const echoVersion = (JSON.parse(readFileSync(path.join(workspace, 'plugins/echo/package.json'), 'utf8')) as { version: string }).version;
+    const echoVersion = (JSON.parse(readFileSync(path.join(workspace, 'plugins/echo/package.json'), 'utf8')) as { version: string })
+      .version;
     expect(run.stdout).toBe(
       [
         'tool-shout@3.2.1  loaded  from toolshed.config.json: tool-shout',
@@ -219,7 +236,9 @@ describe('toolshed plugins', () => {
     write('toolshed.config.json', { plugins: ['tool-missing', ['@toolshed/tool-read-file', { maxLines: 'many' }]] });
     const run = await toolshed(['plugins', '--json']);
     expect(run.code).toBe(1);
-    const { plugins } = JSON.parse(run.stdout) as { plugins: { name: string; source: string; status: string; error?: { phase: string; message: string } }[] };
+    const { plugins } = JSON.parse(run.stdout) as {
+      plugins: { name: string; source: string; status: string; error?: { phase: string; message: string } }[];
+    };
     // The missing plugin does not hide the other's invalid options.
     expect(plugins.map(({ name, source, status, error }) => ({ name, source, status, phase: error?.phase }))).toEqual([
       { name: 'tool-missing', source: 'config', status: 'failed', phase: 'resolve' },
@@ -234,7 +253,10 @@ describe('toolshed plugins', () => {
     const run = await toolshed(['plugins', '--json']);
     expect(run.code).toBe(1);
     const { plugins } = JSON.parse(run.stdout) as { plugins: { status: string; error?: { phase: string; message: string } }[] };
-    expect(plugins[0]).toMatchObject({ status: 'failed', error: { phase: 'options', message: expect.stringContaining('option maxLines: expected number, received string') } });
+    expect(plugins[0]).toMatchObject({
+      status: 'failed',
+      error: { phase: 'options', message: expect.stringContaining('option maxLines: expected number, received string') },
+    });
   });
 });
 
@@ -245,7 +267,11 @@ describe('config errors', () => {
     for (const command of ['list', 'schema', 'plugins']) {
       const run = await toolshed([command]);
       expect(run).toMatchObject({ code: 2, stdout: '' });
-      expect(run.stderr).toMatch(new RegExp(`^toolshed: ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON \\(.+\\)\\. Fix the file, or pass another with --config\\.\\n$`));
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^toolshed: ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON \\(.+\\)\\. Fix the file, or pass another with --config\\.\\n$`,
+        ),
+      );
     }
   });
 
@@ -265,7 +291,9 @@ describe('config errors', () => {
     write('toolshed.config.json', { plugins: ['@toolshed/tool-echo', 'tool-missing'] });
     const run = await toolshed(['list']);
     expect(run).toMatchObject({ code: 1, stdout: '' });
-    expect(run.stderr).toContain('1 plugin you named could not be loaded:\n  - tool-missing [resolve]: package "tool-missing" is not installed in');
+    expect(run.stderr).toContain(
+      '1 plugin you named could not be loaded:\n  - tool-missing [resolve]: package "tool-missing" is not installed in',
+    );
   });
 });
 
@@ -290,18 +318,22 @@ describe('the project root, from a subfolder', () => {
 });
 
 describe('diagnostics that do not hide', () => {
-  it('a missing named plugin and another one\'s invalid options are reported together', async () => {
+  it("a missing named plugin and another one's invalid options are reported together", async () => {
     write('package.json', { name: 'app', dependencies: { '@toolshed/tool-echo': '^1' } });
     write('toolshed.config.json', { plugins: ['tool-missing', ['@toolshed/tool-read-file', { root: 123, maxLinez: 5 }]] });
     const call = await toolshed(['call', 'echo', '{"text":"hi"}']);
     expect(call).toMatchObject({ code: 1, stdout: '' });
     expect(call.stderr).toContain('2 plugins you named could not be loaded:');
     expect(call.stderr).toContain('  - tool-missing [resolve]: package "tool-missing" is not installed in');
-    expect(call.stderr).toMatch(/ {2}- @toolshed\/tool-read-file@\S+ \[options\]: invalid options: option root: expected string, received number; unknown option "maxLinez"\./);
+    expect(call.stderr).toMatch(
+      / {2}- @toolshed\/tool-read-file@\S+ \[options\]: invalid options: option root: expected string, received number; unknown option "maxLinez"\./,
+    );
     const plugins = await toolshed(['plugins']);
     expect(plugins.code).toBe(1);
     expect(plugins.stdout).toContain('  error (resolve): package "tool-missing" is not installed in');
-    expect(plugins.stdout).toContain('  error (options): invalid options: option root: expected string, received number; unknown option "maxLinez".');
+    expect(plugins.stdout).toContain(
+      '  error (options): invalid options: option root: expected string, received number; unknown option "maxLinez".',
+    );
   });
 
   it('a plugin declared as a devDependency but not installed is a warning naming it and the fix', async () => {
@@ -314,7 +346,9 @@ describe('diagnostics that do not hide', () => {
         'Run npm install (npm ci --omit=dev, npm install --production and NODE_ENV=production leave devDependencies out: install them, or move it to "dependencies"). (see toolshed plugins)\n',
     );
     const plugins = await toolshed(['plugins']);
-    expect(plugins.stdout).toContain('@acme/tool-weather  skipped  from package.json: @acme/tool-weather\n  error (resolve): it is declared in package.json "devDependencies" but is not installed');
+    expect(plugins.stdout).toContain(
+      '@acme/tool-weather  skipped  from package.json: @acme/tool-weather\n  error (resolve): it is declared in package.json "devDependencies" but is not installed',
+    );
   });
 
   it('a plugin made for another core is a warning where its tools are used: list and call, and once in plugins', async () => {
@@ -322,7 +356,8 @@ describe('diagnostics that do not hide', () => {
     const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
     write('node_modules/tool-shout/package.json', { ...manifest, peerDependencies: { '@toolshed/core': '^0.9' } });
     write('package.json', { name: 'app', dependencies: { 'tool-shout': '^3' } });
-    const warning = /^toolshed: warning: plugin tool-shout@3\.2\.1 asks for @toolshed\/core "\^0\.9" but runs with \d+\.\d+\.\d+\S*; its tools may misbehave\. Install a version of the plugin made for @toolshed\/core \S+\.\n$/;
+    const warning =
+      /^toolshed: warning: plugin tool-shout@3\.2\.1 asks for @toolshed\/core "\^0\.9" but runs with \d+\.\d+\.\d+\S*; its tools may misbehave\. Install a version of the plugin made for @toolshed\/core \S+\.\n$/;
 
     const list = await toolshed(['list']);
     expect(list.code).toBe(0);
@@ -336,4 +371,3 @@ describe('diagnostics that do not hide', () => {
     expect(plugins.stdout.match(/asks for @toolshed\/core/g)).toHaveLength(1);
   });
 });
-

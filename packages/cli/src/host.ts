@@ -1,7 +1,16 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { ApprovalSetting, Exposure, ToolDefinition, ToolRegistry } from '@toolshed/core';
-import { createHost, inspectPlugins, isConfigError, isHostError, pluginLabel, type Host, type HostOptions, type PluginReport } from '@toolshed/host';
+import {
+  createHost,
+  inspectPlugins,
+  isConfigError,
+  isHostError,
+  pluginLabel,
+  type Host,
+  type HostOptions,
+  type PluginReport,
+} from '@toolshed/host';
 import { UsageError } from './usage-error.js';
 
 /** The global --cwd and --config options, set before any command runs. */
@@ -73,12 +82,20 @@ function origins(plugins: PluginReport[]): ToolOrigins['pluginOf'] {
 export async function inspectTools(): Promise<{ tools: ToolDefinition[]; exposure?: Exposure } & ToolOrigins> {
   const inspection = await usingHost((options) => inspectPlugins(options));
   warn(inspection.plugins, inspection.warnings);
-  return { tools: inspection.tools, pluginOf: origins(inspection.plugins), ...(inspection.exposure ? { exposure: inspection.exposure } : {}) };
+  return {
+    tools: inspection.tools,
+    pluginOf: origins(inspection.plugins),
+    ...(inspection.exposure ? { exposure: inspection.exposure } : {}),
+  };
 }
 
 /** A sealed registry with every plugin's tools; plugin code loads on a tool's first call. */
-export async function loadTools(options: { approve?: ApprovalSetting } = {}): Promise<{ registry: ToolRegistry; host: Host } & ToolOrigins> {
-  const host = await usingHost((hostOptions) => createHost({ ...hostOptions, ...(options.approve ? { registry: { approve: options.approve } } : {}) }));
+export async function loadTools(
+  options: { approve?: ApprovalSetting } = {},
+): Promise<{ registry: ToolRegistry; host: Host } & ToolOrigins> {
+  const host = await usingHost((hostOptions) =>
+    createHost({ ...hostOptions, ...(options.approve ? { registry: { approve: options.approve } } : {}) }),
+  );
   warn(host.plugins, host.warnings);
   return { registry: host.registry, host, pluginOf: origins(host.plugins) };
 }
@@ -87,7 +104,9 @@ export async function loadTools(options: { approve?: ApprovalSetting } = {}): Pr
  * Every plugin's report, with each one's code imported so that its faults show. MCP servers
  * are started only with `refresh` (each once, rewriting its cached manifest).
  */
-export async function pluginReport(options: { refresh?: boolean } = {}): Promise<{ plugins: PluginReport[]; warnings: string[]; failed: boolean }> {
+export async function pluginReport(
+  options: { refresh?: boolean } = {},
+): Promise<{ plugins: PluginReport[]; warnings: string[]; failed: boolean }> {
   try {
     const host = await usingHost((hostOptions) => createHost({ ...hostOptions, ...(options.refresh ? { refreshServers: true } : {}) }));
     const plugins = await host.loadAll();

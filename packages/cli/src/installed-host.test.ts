@@ -32,7 +32,10 @@ function copy(name: string, from: string) {
 
 beforeAll(() => {
   project = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolshed-installed-host-')));
-  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'p', private: true, devDependencies: { '@toolshed/tool-echo': '^1' } }));
+  writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'p', private: true, devDependencies: { '@toolshed/tool-echo': '^1' } }),
+  );
   copy('@toolshed/cli', cliDir);
   const host = copy('@toolshed/host', hostDir);
   const index = path.join(host, 'dist/index.js');
@@ -40,7 +43,10 @@ beforeAll(() => {
   expect(source).toContain('function pluginLabel(plugin) {');
   writeFileSync(
     index,
-    source.replace('function pluginLabel(plugin) {', 'function pluginLabel(plugin) {\n\treturn `patched-host:${originalPluginLabel(plugin)}`;\n}\nfunction originalPluginLabel(plugin) {'),
+    source.replace(
+      'function pluginLabel(plugin) {',
+      'function pluginLabel(plugin) {\n\treturn `patched-host:${originalPluginLabel(plugin)}`;\n}\nfunction originalPluginLabel(plugin) {',
+    ),
   );
   link('@toolshed/core', packageDir('@toolshed/core'));
   link('@toolshed/providers', packageDir('@toolshed/providers'));

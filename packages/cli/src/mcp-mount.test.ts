@@ -28,9 +28,14 @@ interface Run {
 
 function toolshed(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [bin, ...args],
+      { cwd, env: { ...process.env, NO_COLOR: '1', ...env } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      },
+    );
     child.stdin?.end();
   });
 }
@@ -62,7 +67,12 @@ const cacheFiles = (dir: string) => {
 };
 
 /** The marker server over stdio; it appends a line to $TEST_MARKER each time it starts. */
-const markerServer = (script = MARKER_SERVER) => ({ name: 'marker', command: process.execPath, args: [script], env: { MARKER_FILE: { env: 'TEST_MARKER' } } });
+const markerServer = (script = MARKER_SERVER) => ({
+  name: 'marker',
+  command: process.execPath,
+  args: [script],
+  env: { MARKER_FILE: { env: 'TEST_MARKER' } },
+});
 const everything = { name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'] };
 
 function alive(pid: number): boolean {
@@ -111,7 +121,9 @@ describe('two stdio servers: server-everything and the marker server', () => {
     expect(JSON.parse(schema.stdout)[0]).toMatchObject({ name: 'multiply', inputSchema: { required: ['a', 'b'] } });
     const anthropic = await toolshed(dir, ['schema', 'multiply', '--format', 'anthropic'], env);
     expect(anthropic.code).toBe(0);
-    expect(JSON.parse(anthropic.stdout)).toEqual([expect.objectContaining({ name: 'multiply', input_schema: expect.objectContaining({ required: ['a', 'b'] }) })]);
+    expect(JSON.parse(anthropic.stdout)).toEqual([
+      expect.objectContaining({ name: 'multiply', input_schema: expect.objectContaining({ required: ['a', 'b'] }) }),
+    ]);
     const context = await toolshed(dir, ['context', '--json'], env);
     expect(context.code).toBe(0);
     const costs = JSON.parse(context.stdout) as { tools: { name: string; total: { tokens: number } }[] };
@@ -139,7 +151,9 @@ describe('two stdio servers: server-everything and the marker server', () => {
   it('a server tool without hints needs approval: denied without a terminal, and never sent; --yes runs it', async () => {
     const denied = await toolshed(dir, ['call', 'wipe', '{"target":"disk"}'], env);
     expect(denied.code).toBe(1);
-    expect(denied.stderr).toMatch(/^wipe: denied: .*wipe needs approval \(it is destructive and open-world\) and there is no terminal to ask; run it again with --yes/);
+    expect(denied.stderr).toMatch(
+      /^wipe: denied: .*wipe needs approval \(it is destructive and open-world\) and there is no terminal to ask; run it again with --yes/,
+    );
     expect(existsSync(marker)).toBe(false);
     const allowed = await toolshed(dir, ['call', 'wipe', '{"target":"disk"}', '--yes', '--json'], env);
     expect(allowed.code).toBe(0);
@@ -158,10 +172,17 @@ describe('two stdio servers: server-everything and the marker server', () => {
 
   it("a server's progress reaches the transcript as call.progress events, and a timeout ends the call and the command", async () => {
     const transcript = path.join(dir, 'transcript.jsonl');
-    const run = await toolshed(dir, ['call', 'trigger-long-running-operation', '{"duration":0.3,"steps":3}', '--transcript', transcript, '--json'], env);
+    const run = await toolshed(
+      dir,
+      ['call', 'trigger-long-running-operation', '{"duration":0.3,"steps":3}', '--transcript', transcript, '--json'],
+      env,
+    );
     expect(run.code).toBe(0);
     expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('Long running operation completed');
-    const events = readFileSync(transcript, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; progress?: object });
+    const events = readFileSync(transcript, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; progress?: object });
     // The server's last notification may cross its answer (and progress after the end is dropped), so two or three.
     const types = events.map((event) => event.type);
     expect(types.slice(0, 2)).toEqual(['definitions', 'call.start']);
@@ -169,16 +190,29 @@ describe('two stdio servers: server-everything and the marker server', () => {
     const progress = events.slice(2, -1);
     expect(progress.every((event) => event.type === 'call.progress')).toBe(true);
     expect(progress.length).toBeGreaterThanOrEqual(2);
-    expect(progress.map((event) => event.progress)).toEqual([1, 2, 3].slice(0, progress.length).map((step) => ({ progress: step, total: 3 })));
+    expect(progress.map((event) => event.progress)).toEqual(
+      [1, 2, 3].slice(0, progress.length).map((step) => ({ progress: step, total: 3 })),
+    );
     // Thirty seconds of work stopped after half a second: the outcome says timeout, and the command does not wait for the server.
-    const slow = await toolshed(dir, ['call', 'trigger-long-running-operation', '{"duration":30,"steps":30}', '--timeout', '500', '--json'], env);
+    const slow = await toolshed(
+      dir,
+      ['call', 'trigger-long-running-operation', '{"duration":30,"steps":30}', '--timeout', '500', '--json'],
+      env,
+    );
     expect(slow.code).toBe(1);
     expect(JSON.parse(slow.stdout).error.code).toBe('timeout');
   });
 
   it('serve hands the mounted tools on to an MCP client (the SDK client), starting the server on the first call only', async () => {
     const client = new Client({ name: 'mount-serve-test', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'serve', '--cwd', dir], env: { ...(process.env as Record<string, string>), ...(env as Record<string, string>) }, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, 'serve', '--cwd', dir],
+        env: { ...(process.env as Record<string, string>), ...(env as Record<string, string>) },
+        stderr: 'pipe',
+      }),
+    );
     try {
       rmSync(marker, { force: true });
       const { tools } = await client.listTools();
@@ -197,7 +231,9 @@ describe('two stdio servers: server-everything and the marker server', () => {
     rmSync(marker, { force: true });
     const run = await toolshed(dir, ['plugins', '--refresh'], env);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/mcp server "everything" {2}loaded {2}from mcpServers: everything\n {2}server: stdio, connected \(pid \d+\)\n/);
+    expect(run.stdout).toMatch(
+      /mcp server "everything" {2}loaded {2}from mcpServers: everything\n {2}server: stdio, connected \(pid \d+\)\n/,
+    );
     expect(run.stdout).toMatch(/mcp server "marker" {2}loaded {2}from mcpServers: marker\n {2}server: stdio, connected \(pid \d+\)\n/);
     expect(starts(marker)).toBe(1);
   });
@@ -265,7 +301,15 @@ describe('in code, renamed, and at once', () => {
 
 describe('faults and conflicts', () => {
   it('an entry the runtime refuses fails startup naming the file, the server and the field; nothing is started or cached', async () => {
-    const dir = project({ mcpServers: [{ name: 'files', command: process.execPath, args: 'server.js' }, { name: 'both', command: 'x', url: 'http://127.0.0.1:1/mcp' }] }, { echo: true });
+    const dir = project(
+      {
+        mcpServers: [
+          { name: 'files', command: process.execPath, args: 'server.js' },
+          { name: 'both', command: 'x', url: 'http://127.0.0.1:1/mcp' },
+        ],
+      },
+      { echo: true },
+    );
     const run = await toolshed(dir, ['list']);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
@@ -273,7 +317,9 @@ describe('faults and conflicts', () => {
     expect(run.stderr).toMatch(/mcp server "both" \[validate\]: toolshed\.config\.json mcpServers\[1\] "both".*command.*url/);
     const report = await toolshed(dir, ['plugins', '--json']);
     expect(report.code).toBe(1);
-    const files = (JSON.parse(report.stdout).plugins as { name: string; status: string; error?: { phase: string; field?: string } }[]).find((plugin) => plugin.name === 'files');
+    const files = (JSON.parse(report.stdout).plugins as { name: string; status: string; error?: { phase: string; field?: string } }[]).find(
+      (plugin) => plugin.name === 'files',
+    );
     expect(files).toMatchObject({ status: 'failed', error: { phase: 'validate', field: 'args' } });
     expect(cacheFiles(dir)).toEqual([]);
   });
@@ -287,8 +333,17 @@ describe('faults and conflicts', () => {
     expect(call.stderr).toMatch(/^toolshed: warning: skipped plugin mcp server "broken" \(import\): could not list its tools: .*broken/m);
     const plugins = await toolshed(dir, ['plugins', '--json']);
     expect(plugins.code).toBe(0);
-    const report = JSON.parse(plugins.stdout).plugins as { name: string; status: string; source: string; error?: { phase: string; message: string } }[];
-    expect(report.find((plugin) => plugin.name === 'broken')).toMatchObject({ source: 'mcp', status: 'skipped', error: { phase: 'import' } });
+    const report = JSON.parse(plugins.stdout).plugins as {
+      name: string;
+      status: string;
+      source: string;
+      error?: { phase: string; message: string };
+    }[];
+    expect(report.find((plugin) => plugin.name === 'broken')).toMatchObject({
+      source: 'mcp',
+      status: 'skipped',
+      error: { phase: 'import' },
+    });
     expect(report.find((plugin) => plugin.name === '@toolshed/tool-echo')).toMatchObject({ status: 'loaded' });
     const text = await toolshed(dir, ['plugins']);
     expect(text.code).toBe(0);
@@ -321,7 +376,9 @@ describe('faults and conflicts', () => {
     const run = await toolshed(dir, ['call', 'echo', '{"message":"from the server"}', '--json']);
     expect(run.code).toBe(0);
     expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('Echo: from the server');
-    expect(run.stderr).toMatch(/skipped plugin @toolshed\/tool-echo@[\d.]+ \(register\): tool "echo" is offered by both mcp server "everything" and @toolshed\/tool-echo@[\d.]+\./);
+    expect(run.stderr).toMatch(
+      /skipped plugin @toolshed\/tool-echo@[\d.]+ \(register\): tool "echo" is offered by both mcp server "everything" and @toolshed\/tool-echo@[\d.]+\./,
+    );
   });
 
   it('a tool name taken by a named plugin and a server: startup fails naming both, and a rename fixes it', async () => {
@@ -329,8 +386,13 @@ describe('faults and conflicts', () => {
     const run = await toolshed(dir, ['list']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('tool "echo" is offered by both @toolshed/tool-echo@');
-    expect(run.stderr).toContain('and mcp server "everything". Rename one in toolshed.config.json, e.g. the mcpServers entry {"name": "everything", ..., "rename": {"echo": "<new name>"}}.');
-    writeFileSync(path.join(dir, 'toolshed.config.json'), JSON.stringify({ plugins: ['@toolshed/tool-echo'], mcpServers: [{ ...everything, rename: { echo: 'server_echo' } }] }));
+    expect(run.stderr).toContain(
+      'and mcp server "everything". Rename one in toolshed.config.json, e.g. the mcpServers entry {"name": "everything", ..., "rename": {"echo": "<new name>"}}.',
+    );
+    writeFileSync(
+      path.join(dir, 'toolshed.config.json'),
+      JSON.stringify({ plugins: ['@toolshed/tool-echo'], mcpServers: [{ ...everything, rename: { echo: 'server_echo' } }] }),
+    );
     const fixed = await toolshed(dir, ['call', 'server_echo', '{"message":"renamed"}', '--json']);
     expect(fixed.code).toBe(0);
     expect(JSON.stringify(JSON.parse(fixed.stdout).output)).toContain('Echo: renamed');
@@ -344,7 +406,10 @@ describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token fr
   beforeAll(async () => {
     const portFile = path.join(mkdtempSync(path.join(tmpdir(), 'toolshed-http-')), 'port');
     made.push(path.dirname(portFile));
-    server = spawn(process.execPath, [MARKER_SERVER, '--http', portFile], { env: { ...process.env, EXPECTED_TOKEN: token }, stdio: 'ignore' });
+    server = spawn(process.execPath, [MARKER_SERVER, '--http', portFile], {
+      env: { ...process.env, EXPECTED_TOKEN: token },
+      stdio: 'ignore',
+    });
     for (let tries = 0; !existsSync(portFile) || readFileSync(portFile, 'utf8') === ''; tries++) {
       if (tries > 200) throw new Error('the HTTP test server did not start');
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -368,7 +433,12 @@ describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token fr
     expect(cached).toContain('whoami');
     const plugins = await toolshed(dir, ['plugins', '--json', '--refresh'], env);
     expect(plugins.code).toBe(0);
-    for (const encoding of [token, Buffer.from(token).toString('base64'), Buffer.from(token).toString('hex'), encodeURIComponent(`Bearer ${token}`)]) {
+    for (const encoding of [
+      token,
+      Buffer.from(token).toString('base64'),
+      Buffer.from(token).toString('hex'),
+      encodeURIComponent(`Bearer ${token}`),
+    ]) {
       expect(cached).not.toContain(encoding);
       expect(readFileSync(path.join(dir, 'node_modules/.cache/toolshed/mcp', files[0]!), 'utf8')).not.toContain(encoding);
       expect(plugins.stdout + plugins.stderr + run.stdout + run.stderr).not.toContain(encoding);
@@ -383,7 +453,9 @@ describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token fr
     expect(wrong.stderr).not.toContain('wrong-token-77');
     const unset = await toolshed(dir, ['list'], { REMOTE_AUTH: undefined });
     expect(unset.code).toBe(1);
-    expect(unset.stderr).toContain('mcp server "remote" [options]: option headers.Authorization refers to environment variable REMOTE_AUTH, which is not set.');
+    expect(unset.stderr).toContain(
+      'mcp server "remote" [options]: option headers.Authorization refers to environment variable REMOTE_AUTH, which is not set.',
+    );
   });
 });
 
@@ -396,12 +468,17 @@ describe('Toolshed mounted by Toolshed', () => {
     expect(list.stderr).toBe('');
     expect(list.code).toBe(0);
     // echo says nothing of openWorld, so B serves no openWorldHint, and the MCP spec's default makes it open-world here.
-    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ name: 'b_echo', plugin: 'b', source: 'mcp', annotations: expect.objectContaining({ openWorld: true }) })]);
+    expect(JSON.parse(list.stdout)).toEqual([
+      expect.objectContaining({ name: 'b_echo', plugin: 'b', source: 'mcp', annotations: expect.objectContaining({ openWorld: true }) }),
+    ]);
     const denied = await toolshed(a, ['call', 'b_echo', '{"text":"across projects"}']);
     expect(denied.code).toBe(1);
     expect(denied.stderr).toContain('b_echo needs approval (it is open-world)');
     // The user knows better and marks the server's tools in the config.
-    writeFileSync(path.join(a, 'toolshed.config.json'), JSON.stringify({ mcpServers: [{ ...serveB, annotations: { '*': { openWorld: false } } }] }));
+    writeFileSync(
+      path.join(a, 'toolshed.config.json'),
+      JSON.stringify({ mcpServers: [{ ...serveB, annotations: { '*': { openWorld: false } } }] }),
+    );
     const run = await toolshed(a, ['call', 'b_echo', '{"text":"across projects"}', '--json']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);

@@ -11,9 +11,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const load = (specifier: string) => () => import(specifier) as Promise<Record<string, unknown>>;
 
 it('names the feature and the one command that installs a missing peer', async () => {
-  const error = await importOptionalPeer('@toolshed/not-installed', 'serve', load('@toolshed/not-installed')).catch((caught: Error) => caught);
+  const error = await importOptionalPeer('@toolshed/not-installed', 'serve', load('@toolshed/not-installed')).catch(
+    (caught: Error) => caught,
+  );
   expect(error).toBeInstanceOf(Error);
-  expect((error as Error).message).toBe('serve needs @toolshed/not-installed, which is not installed where @toolshed/cli is. Run: npm install @toolshed/not-installed');
+  expect((error as Error).message).toBe(
+    'serve needs @toolshed/not-installed, which is not installed where @toolshed/cli is. Run: npm install @toolshed/not-installed',
+  );
 });
 
 it('passes on a failure inside an installed peer, and a missing package of its own, unchanged', async () => {
@@ -23,7 +27,9 @@ it('passes on a failure inside an installed peer, and a missing package of its o
   // The peer is there but one of its own dependencies is not: that is not "install the peer".
   const inner = path.join(dir, 'inner.mjs');
   writeFileSync(inner, "import 'some-dependency-that-is-gone';\n");
-  await expect(importOptionalPeer('@toolshed/mcp', 'serve', load(pathToFileURL(inner).href))).rejects.toThrow(/Cannot find package 'some-dependency-that-is-gone'/);
+  await expect(importOptionalPeer('@toolshed/mcp', 'serve', load(pathToFileURL(inner).href))).rejects.toThrow(
+    /Cannot find package 'some-dependency-that-is-gone'/,
+  );
 });
 
 it('returns the module when it is installed', async () => {

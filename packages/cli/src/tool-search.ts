@@ -20,7 +20,9 @@ export async function servedSearch(registry: ToolRegistry, flag: boolean, statel
   if (!flag && configured.mode === 'always') return undefined;
   if (stateless) {
     const from = flag ? '--tool-search' : `exposure "${configured.mode}" in toolshed.config.json`;
-    throw new UsageError(`${from} needs sessions: a stateless server forgets between requests what a search found. Drop --stateless, or use exposure "always".`);
+    throw new UsageError(
+      `${from} needs sessions: a stateless server forgets between requests what a search found. Drop --stateless, or use exposure "always".`,
+    );
   }
   const exposure: Exposure = configured.mode === 'always' ? { mode: 'search' } : configured;
   // Loaded here: only serving with search needs the index (and auto the tokenizer).

@@ -29,7 +29,12 @@ export function generatedPlugins(count) {
           description: `Create ${what} in the ${area} system number ${index}. Returns the new ${record}'s id; fails if one with the same name exists.`,
           inputSchema: {
             type: 'object',
-            properties: { name: s(`Name of the ${record}`), owner: s('Who owns it (an email address)'), notes: s('Free text notes'), priority: n('1 (low) to 5 (high)') },
+            properties: {
+              name: s(`Name of the ${record}`),
+              owner: s('Who owns it (an email address)'),
+              notes: s('Free text notes'),
+              priority: n('1 (low) to 5 (high)'),
+            },
             required: ['name'],
           },
         },
@@ -38,7 +43,12 @@ export function generatedPlugins(count) {
           description: `List the ${record}s of the ${area} system number ${index}, newest first, filtered by owner and status, a page at a time.`,
           inputSchema: {
             type: 'object',
-            properties: { owner: s('Only those of this owner'), status: { type: 'string', enum: ['open', 'closed', 'all'] }, page: n('Page, from 1'), pageSize: n('Items per page, at most 100') },
+            properties: {
+              owner: s('Only those of this owner'),
+              status: { type: 'string', enum: ['open', 'closed', 'all'] },
+              page: n('Page, from 1'),
+              pageSize: n('Items per page, at most 100'),
+            },
           },
         },
         {

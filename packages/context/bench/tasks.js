@@ -83,7 +83,7 @@ export const TASKS = [
   ['what was said recently in the #general channel', 'slack_get_channel_history'],
   ['get all the replies in that Slack thread', 'slack_get_thread_replies'],
   ['list everyone in the Slack workspace', 'slack_get_users'],
-  ["show the Slack profile of user U123", 'slack_get_user_profile'],
+  ['show the Slack profile of user U123', 'slack_get_user_profile'],
   ['run a SQL query on the Postgres database to count orders', 'query'],
   ['select the top 10 customers from the SQLite database', 'read_query'],
   ['insert a new row into the SQLite orders table', 'write_query'],

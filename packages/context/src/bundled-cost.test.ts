@@ -25,8 +25,24 @@ const bundled = ['@toolshed/tool-echo', '@toolshed/tool-read-file', '@toolshed/t
  */
 const PINNED: Record<string, Record<(typeof CONTEXT_FORMATS)[number], number>> = {
   echo: { openai: 56, 'openai-strict': 64, 'openai-responses': 57, 'openai-responses-strict': 62, anthropic: 50, gemini: 49, mcp: 86 },
-  read_file: { openai: 141, 'openai-strict': 162, 'openai-responses': 142, 'openai-responses-strict': 160, anthropic: 135, gemini: 134, mcp: 262 },
-  send_email: { openai: 161, 'openai-strict': 177, 'openai-responses': 162, 'openai-responses-strict': 175, anthropic: 155, gemini: 169, mcp: 378 },
+  read_file: {
+    openai: 141,
+    'openai-strict': 162,
+    'openai-responses': 142,
+    'openai-responses-strict': 160,
+    anthropic: 135,
+    gemini: 134,
+    mcp: 262,
+  },
+  send_email: {
+    openai: 161,
+    'openai-strict': 177,
+    'openai-responses': 162,
+    'openai-responses-strict': 175,
+    anthropic: 155,
+    gemini: 169,
+    mcp: 378,
+  },
 };
 
 describe('the bundled tools cost what is pinned here', () => {

@@ -10,9 +10,9 @@ const require = createRequire(import.meta.url);
 
 function manifestTools(plugin: string): ToolDefinition[] {
   const dir = path.dirname(require.resolve(`${plugin}/package.json`));
-  return (JSON.parse(readFileSync(path.join(dir, 'dist', 'toolshed.json'), 'utf8')) as { tools: { definition: ToolDefinition }[] }).tools.map(
-    (tool) => tool.definition,
-  );
+  return (
+    JSON.parse(readFileSync(path.join(dir, 'dist', 'toolshed.json'), 'utf8')) as { tools: { definition: ToolDefinition }[] }
+  ).tools.map((tool) => tool.definition);
 }
 
 const bundled = ['@toolshed/tool-echo', '@toolshed/tool-read-file', '@toolshed/tool-send-email'].flatMap(manifestTools);

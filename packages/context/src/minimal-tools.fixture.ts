@@ -54,7 +54,8 @@ export const MINIMAL_TOOLS: ToolDefinition[] = [
   },
   {
     name: 'send_email',
-    description: 'Send a plain-text email. Addresses off the allow list are refused. Without an SMTP server it goes to a local outbox instead.',
+    description:
+      'Send a plain-text email. Addresses off the allow list are refused. Without an SMTP server it goes to a local outbox instead.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -73,7 +74,11 @@ export const MINIMAL_TOOLS: ToolDefinition[] = [
         accepted: { type: 'array', items: { type: 'string' } },
         rejected: {
           type: 'array',
-          items: { type: 'object', properties: { address: { type: 'string' }, reason: { type: 'string' } }, required: ['address', 'reason'] },
+          items: {
+            type: 'object',
+            properties: { address: { type: 'string' }, reason: { type: 'string' } },
+            required: ['address', 'reason'],
+          },
         },
         delivery: {
           oneOf: [

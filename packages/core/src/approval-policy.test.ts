@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { approvalPolicy, approvalRisk, needsApproval } from './approval-policy.js';
 
 const call = { callId: 'c', name: 't', input: {} };
-const tool = (annotations?: Record<string, boolean>) => ({ name: 't', description: 'd', inputSchema: { type: 'object' }, ...(annotations ? { annotations } : {}) });
+const tool = (annotations?: Record<string, boolean>) => ({
+  name: 't',
+  description: 'd',
+  inputSchema: { type: 'object' },
+  ...(annotations ? { annotations } : {}),
+});
 
 describe('approvalPolicy', () => {
   it('asks only for destructive or open-world tools', async () => {

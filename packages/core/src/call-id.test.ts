@@ -11,7 +11,10 @@ import { ToolRegistry, defineTool } from ${JSON.stringify(dist)};
 const echo = defineTool({ name: 'echo', description: 'Echo.', input: v.object({}), run: () => ({}) });
 const outcome = await new ToolRegistry().register(echo).dispatch({ name: 'echo', input: {} });
 process.stdout.write(outcome.callId);`;
-  return execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' });
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    encoding: 'utf8',
+  });
 }
 
 describe('call ids made by the registry', () => {

@@ -69,7 +69,7 @@ describe('dispatch: the seed cases', () => {
   it('never throws for a call that is not even an object', async () => {
     const registry = registryWith(countingEcho().tool);
     for (const call of [null, undefined, 42, 'echo', { name: 42 }, { name: null }]) {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      // biome-ignore lint/suspicious/noExplicitAny: the test hands the registry a value no type allows
       const outcome = await registry.dispatch(call as any);
       expect(outcome.ok).toBe(false);
       if (!outcome.ok) expect(outcome.error.code).toBe('unknown_tool');
@@ -153,7 +153,9 @@ describe('dispatch: non-JSON numbers and values', () => {
     const tags: unknown[] = [];
     tags.push(tags);
     const outcome = await registryWith(calc).dispatch({ name: 'calc', input: { x: 1, tags } });
-    expect(!outcome.ok && outcome.error.message).toBe('Invalid input for calc.tags[0]: expected a JSON value, received a circular reference');
+    expect(!outcome.ok && outcome.error.message).toBe(
+      'Invalid input for calc.tags[0]: expected a JSON value, received a circular reference',
+    );
     expect(calls).toEqual([]);
   });
 
@@ -203,11 +205,41 @@ describe('dispatch: handler failures', () => {
     defineTool({ name, description: 'Fails.', input: v.object({}), run: run as () => never });
 
   it.each([
-    ['error', () => { throw new Error('disk full'); }, 'error failed: disk full'],
-    ['string', () => { throw 'x'; }, 'string failed: x'],
-    ['undefined', () => { throw undefined; }, 'undefined failed: it threw undefined instead of an Error'],
-    ['null', () => { throw null; }, 'null failed: it threw null instead of an Error'],
-    ['object', () => { throw { reason: 'quota' }; }, 'object failed: it threw {"reason":"quota"}'],
+    [
+      'error',
+      () => {
+        throw new Error('disk full');
+      },
+      'error failed: disk full',
+    ],
+    [
+      'string',
+      () => {
+        throw 'x';
+      },
+      'string failed: x',
+    ],
+    [
+      'undefined',
+      () => {
+        throw undefined;
+      },
+      'undefined failed: it threw undefined instead of an Error',
+    ],
+    [
+      'null',
+      () => {
+        throw null;
+      },
+      'null failed: it threw null instead of an Error',
+    ],
+    [
+      'object',
+      () => {
+        throw { reason: 'quota' };
+      },
+      'object failed: it threw {"reason":"quota"}',
+    ],
     ['rejected', () => Promise.reject(new Error('remote said no')), 'rejected failed: remote said no'],
     ['rejectedEmpty', () => Promise.reject(), 'rejectedEmpty failed: it threw undefined instead of an Error'],
   ])('%s becomes execution_failed with a readable message', async (name, run, message) => {
@@ -269,7 +301,12 @@ describe('dispatch: handler failures', () => {
     const tool = defineTool({
       name: 'asyncCheck',
       description: 'Async check.',
-      input: v.objectAsync({ id: v.pipeAsync(v.string(), v.checkAsync(async (id) => id !== 'taken', 'id is taken')) }),
+      input: v.objectAsync({
+        id: v.pipeAsync(
+          v.string(),
+          v.checkAsync(async (id) => id !== 'taken', 'id is taken'),
+        ),
+      }),
       run: ({ id }) => id,
     });
     const registry = registryWith(tool);
@@ -305,7 +342,7 @@ describe('dispatch: timeouts and aborts', () => {
       error: { code: 'timeout', message: 'hang did not finish within 50 ms and was stopped. Try a smaller request, or retry later.' },
     });
     expect(seen.signal?.aborted).toBe(true);
-    expect((seen.signal?.reason as Error).name).toBe('TimeoutError');
+    expect((seen.signal!.reason as Error).name).toBe('TimeoutError');
   });
 
   it("uses the tool's own default timeout", async () => {
@@ -342,7 +379,10 @@ describe('dispatch: timeouts and aborts', () => {
   it('leaves a finished call alone when the timeout would have fired later', async () => {
     const { tool } = countingEcho();
     const controller = new AbortController();
-    const outcome = await registryWith(tool).dispatch({ name: 'echo', input: { text: 'quick' } }, { timeoutMs: 1000, signal: controller.signal });
+    const outcome = await registryWith(tool).dispatch(
+      { name: 'echo', input: { text: 'quick' } },
+      { timeoutMs: 1000, signal: controller.signal },
+    );
     controller.abort();
     expect(outcome).toMatchObject({ ok: true, output: { text: 'quick' } });
   });
@@ -371,7 +411,8 @@ describe('dispatch: approval', () => {
       ok: false,
       error: {
         code: 'denied',
-        message: 'The call to echo was denied: echo is switched off today. Do not retry it unchanged; ask the user or take another approach.',
+        message:
+          'The call to echo was denied: echo is switched off today. Do not retry it unchanged; ask the user or take another approach.',
       },
     });
     expect(asked).toEqual([['echo', { text: 'hi' }, 'echo']]);
@@ -448,7 +489,10 @@ describe('dispatch: approval by default', () => {
     expect(await registry.dispatch({ name: 'echo', input: { text: 'hi' } })).toMatchObject({ ok: true });
     expect(echoed).toEqual([{ text: 'hi' }]);
     // A model that got the input wrong hears about that first; it cannot fix a denial.
-    expect(await registry.dispatch({ name: 'send_email', input: { to: 7 } })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await registry.dispatch({ name: 'send_email', input: { to: 7 } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
     expect(calls).toEqual([]);
   });
 

@@ -23,7 +23,7 @@ describe('the exposure option', () => {
     expect(bad({ mode: 'lazy' })).toThrow('exposure.mode must be "always", "search" or "auto", got "lazy"');
     expect(bad({ mode: 'auto', share: 10, alwaysLoaded: 'read_file' })).toThrow(
       new TypeError(
-        'ToolRegistry options: exposure.contextWindow must be the model\'s context window in tokens (a whole number above 0), got nothing; ' +
+        "ToolRegistry options: exposure.contextWindow must be the model's context window in tokens (a whole number above 0), got nothing; " +
           'exposure.share must be a number above 0 and at most 1 (0.1 is 10%), got 10; ' +
           'exposure.alwaysLoaded must be a list of tool names, got "read_file".',
       ),

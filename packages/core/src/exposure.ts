@@ -36,7 +36,9 @@ export function exposureProblems(value: unknown, at = 'exposure'): string[] {
   if (mode === 'auto') {
     const { contextWindow, share } = value;
     if (typeof contextWindow !== 'number' || !Number.isInteger(contextWindow) || contextWindow <= 0) {
-      problems.push(`${at}.contextWindow must be the model's context window in tokens (a whole number above 0), got ${JSON.stringify(contextWindow) ?? 'nothing'}`);
+      problems.push(
+        `${at}.contextWindow must be the model's context window in tokens (a whole number above 0), got ${JSON.stringify(contextWindow) ?? 'nothing'}`,
+      );
     }
     if (share !== undefined && (typeof share !== 'number' || !(share > 0 && share <= 1))) {
       problems.push(`${at}.share must be a number above 0 and at most 1 (0.1 is 10%), got ${JSON.stringify(share)}`);

@@ -37,7 +37,11 @@ export function jsonSchemaInput(schema: JsonSchema, validate: JsonSchemaValidato
   const run = async (dataset: { value: unknown }): Promise<v.OutputDataset<unknown, v.BaseIssue<unknown>>> => {
     const problems = await validate(dataset.value);
     if (problems.length === 0) return { typed: true, value: dataset.value };
-    return { typed: false, value: dataset.value, issues: problems.map((problem) => toIssue(dataset.value, problem)) as [v.BaseIssue<unknown>] };
+    return {
+      typed: false,
+      value: dataset.value,
+      issues: problems.map((problem) => toIssue(dataset.value, problem)) as [v.BaseIssue<unknown>],
+    };
   };
   return {
     kind: 'schema',
@@ -72,7 +76,8 @@ function pathItems(root: unknown, path: readonly (string | number)[]): v.IssuePa
 
 function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
   let value = root;
-  for (const key of path) value = typeof value === 'object' && value !== null ? (value as Record<string | number, unknown>)[key] : undefined;
+  for (const key of path)
+    value = typeof value === 'object' && value !== null ? (value as Record<string | number, unknown>)[key] : undefined;
   return value;
 }
 
@@ -86,7 +91,13 @@ function toIssue(root: unknown, problem: JsonSchemaProblem): v.BaseIssue<unknown
       const parent = valueAt(root, problem.path);
       const path = [
         ...pathItems(root, problem.path),
-        { type: 'object', origin: 'key', input: parent, key: problem.key, value: (parent as Record<string, unknown>)?.[problem.key] } as v.IssuePathItem,
+        {
+          type: 'object',
+          origin: 'key',
+          input: parent,
+          key: problem.key,
+          value: (parent as Record<string, unknown>)?.[problem.key],
+        } as v.IssuePathItem,
       ];
       return {
         ...base,

@@ -10,11 +10,7 @@ export type JsonSchema = { [key: string]: unknown };
  * tool's name and the converter's reason) when the schema has no JSON form,
  * so a tool that could never be described is refused at registration.
  */
-export function toolJsonSchema(
-  schema: AnySchema,
-  mode: 'input' | 'output',
-  toolName: string,
-): JsonSchema {
+export function toolJsonSchema(schema: AnySchema, mode: 'input' | 'output', toolName: string): JsonSchema {
   // A schema made by jsonSchemaInput (an MCP server's tool) is its own description.
   const carried = carriedJsonSchema(schema);
   if (carried) return carried;

@@ -36,7 +36,7 @@ function walk(value: unknown): NonJsonValue | undefined {
   if (Array.isArray(object)) {
     for (let i = 0; i < object.length; i++) {
       const found = walk(object[i]);
-      if (found) return found.path.unshift(i), found;
+      if (found) return (found.path.unshift(i), found);
     }
   } else {
     // Object.keys (own enumerable keys) with an indexed loop: for...in plus a hasOwn
@@ -44,7 +44,7 @@ function walk(value: unknown): NonJsonValue | undefined {
     const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
       const found = walk(object[keys[i]!]);
-      if (found) return found.path.unshift(keys[i]!), found;
+      if (found) return (found.path.unshift(keys[i]!), found);
     }
   }
   ancestors.pop();

@@ -1,14 +1,6 @@
 import type { CallIssue } from './issues.js';
 
-export const ERROR_CODES = [
-  'unknown_tool',
-  'invalid_input',
-  'denied',
-  'timeout',
-  'aborted',
-  'execution_failed',
-  'invalid_output',
-] as const;
+export const ERROR_CODES = ['unknown_tool', 'invalid_input', 'denied', 'timeout', 'aborted', 'execution_failed', 'invalid_output'] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -22,7 +22,7 @@ export interface Plugin<TOptionsSchema extends AnySchema | undefined = AnySchema
   readonly tools: PluginTools<TOptionsSchema extends AnySchema ? v.InferOutput<TOptionsSchema> : undefined>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a host holds plugins of every options type
 export type AnyPlugin = Plugin<any>;
 
 /** Define a plugin: the default export of a tool plugin package. */

@@ -42,9 +42,9 @@ describe('register', () => {
         `Invalid tool name ${JSON.stringify(name)}: use a letter or "_" first, then letters, digits, "_" or "-", at most 64 in all (what OpenAI, Anthropic, Gemini and MCP all accept), e.g. get_weather.`,
       );
       expect(() => defineTool({ ...echo, name })).toThrow(`Invalid tool name ${JSON.stringify(name)}`);
-      expect(() => registry.registerDeferred({ definition: { ...registry.get('echo')!.definition, name }, load: async () => echo })).toThrow(
-        `Invalid tool name ${JSON.stringify(name)}`,
-      );
+      expect(() =>
+        registry.registerDeferred({ definition: { ...registry.get('echo')!.definition, name }, load: async () => echo }),
+      ).toThrow(`Invalid tool name ${JSON.stringify(name)}`);
       expect(registry.list().map((tool) => tool.name)).toEqual(['echo']);
     },
   );
@@ -74,7 +74,13 @@ describe('register', () => {
     const tool = defineTool({
       name: 'even',
       description: 'Takes an even number.',
-      input: v.object({ n: v.pipe(v.number(), v.check((n) => n % 2 === 0, 'n must be even'), v.minValue(0)) }),
+      input: v.object({
+        n: v.pipe(
+          v.number(),
+          v.check((n) => n % 2 === 0, 'n must be even'),
+          v.minValue(0),
+        ),
+      }),
       run: ({ n }) => n,
     });
     expect(new ToolRegistry().register(tool).list()[0]?.inputSchema).toEqual({
@@ -209,7 +215,10 @@ describe('registerDeferred', () => {
 
   it('checks the definition it is given', () => {
     expect(() =>
-      new ToolRegistry().registerDeferred({ definition: { ...describeTool(echo), inputSchema: { type: 'string' } }, load: async () => echo }),
+      new ToolRegistry().registerDeferred({
+        definition: { ...describeTool(echo), inputSchema: { type: 'string' } },
+        load: async () => echo,
+      }),
     ).toThrow('Tool "echo": "inputSchema" must be a JSON Schema of type "object".');
     expect(() => new ToolRegistry().registerDeferred({ definition: describeTool(echo) } as never)).toThrow(
       'Tool "echo": a deferred tool needs a load() function.',

@@ -13,10 +13,7 @@ import type { AnyTool, Progress, ToolContext, ToolLogger } from './tool.js';
 
 /** Ask before a call runs: true to allow, false or `{approved: false, reason}` to deny. */
 export type Approval = boolean | { approved: boolean; reason?: string };
-export type ApproveHook = (
-  call: { callId: string; name: string; input: unknown },
-  tool: ToolDefinition,
-) => Approval | Promise<Approval>;
+export type ApproveHook = (call: { callId: string; name: string; input: unknown }, tool: ToolDefinition) => Approval | Promise<Approval>;
 
 export interface RegistryOptions {
   /**
@@ -89,8 +86,7 @@ class StopSignal {
 }
 
 function scopedLogger(logger: ToolLogger, tool: string, callId: string): ToolLogger {
-  const at = (level: keyof ToolLogger) => (message: string, data?: unknown) =>
-    logger[level](`[${tool} ${callId}] ${message}`, data);
+  const at = (level: keyof ToolLogger) => (message: string, data?: unknown) => logger[level](`[${tool} ${callId}] ${message}`, data);
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 
@@ -122,9 +118,7 @@ export class ToolRegistry {
     checkApprovalSetting('ToolRegistry options', options.approve);
     this.#exposure = options.exposure === undefined ? { mode: 'always' } : checkExposure('ToolRegistry options', options.exposure);
     this.#options = options;
-    this.#events = new EventHub((error) =>
-      (options.logger ?? SILENT).warn(`an event subscriber threw: ${describeThrown(error)}`),
-    );
+    this.#events = new EventHub((error) => (options.logger ?? SILENT).warn(`an event subscriber threw: ${describeThrown(error)}`));
   }
 
   /** Add a tool. Throws at once on a bad or duplicate name, a bad shape, or an unconvertible schema. */
@@ -270,8 +264,7 @@ export class ToolRegistry {
       events?.emit({ type: 'call.end', callId, name, outcome, at: Date.now() });
       return outcome;
     };
-    const fail = (error: CallError): Outcome =>
-      finish({ ok: false, callId, name, input, durationMs: performance.now() - started, error });
+    const fail = (error: CallError): Outcome => finish({ ok: false, callId, name, input, durationMs: performance.now() - started, error });
 
     const entry = this.#entries.get(name);
     if (!entry) return fail({ code: 'unknown_tool', message: this.#unknownToolMessage(name) });
@@ -352,7 +345,10 @@ export class ToolRegistry {
         const issues = toCallIssues(name, checked.issues);
         return fail({
           code: 'invalid_output',
-          message: summarizeIssues(`${name} returned output that breaks its own output schema (a fault in the tool, not in your call) at`, issues),
+          message: summarizeIssues(
+            `${name} returned output that breaks its own output schema (a fault in the tool, not in your call) at`,
+            issues,
+          ),
           issues,
         });
       }
@@ -363,7 +359,10 @@ export class ToolRegistry {
 
   #unknownToolMessage(name: string): string {
     const names = [...this.#entries.keys()];
-    const available = names.length === 0 ? 'no tools are registered' : `available tools: ${names.slice(0, 50).join(', ')}${names.length > 50 ? ', ...' : ''}`;
+    const available =
+      names.length === 0
+        ? 'no tools are registered'
+        : `available tools: ${names.slice(0, 50).join(', ')}${names.length > 50 ? ', ...' : ''}`;
     return `Unknown tool ${JSON.stringify(name)}; ${available}.`;
   }
 }

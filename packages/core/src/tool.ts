@@ -45,10 +45,7 @@ export interface ToolContext {
   report(progress: Progress): void;
 }
 
-export interface Tool<
-  TInput extends AnySchema = AnySchema,
-  TOutput extends AnySchema | undefined = AnySchema | undefined,
-> {
+export interface Tool<TInput extends AnySchema = AnySchema, TOutput extends AnySchema | undefined = AnySchema | undefined> {
   readonly name: string;
   readonly description: string;
   readonly input: TInput;
@@ -56,10 +53,7 @@ export interface Tool<
   readonly annotations?: ToolAnnotations;
   /** Default timeout for a call, overridable per dispatch. */
   readonly timeoutMs?: number;
-  run(
-    input: v.InferOutput<TInput>,
-    ctx: ToolContext,
-  ): ToolResult<TOutput> | Promise<ToolResult<TOutput>>;
+  run(input: v.InferOutput<TInput>, ctx: ToolContext): ToolResult<TOutput> | Promise<ToolResult<TOutput>>;
   /**
    * Release what the tool holds (pooled connections, open files). The host calls it once
    * when it closes, and the testing kit after its checks; calls still running may be awaited.
@@ -70,7 +64,7 @@ export interface Tool<
 export type ToolResult<TOutput> = TOutput extends AnySchema ? v.InferInput<TOutput> : unknown;
 
 /** A tool whose types were erased, as a registry stores it. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every input and output type
 export type AnyTool = Tool<any, any>;
 
 /**

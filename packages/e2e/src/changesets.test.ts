@@ -41,7 +41,9 @@ async function releasedCopy(): Promise<string> {
 }
 
 function writeChangeset(copy: string, name: string, releases: Record<string, string>): void {
-  const frontmatter = Object.entries(releases).map(([pkg, type]) => `"${pkg}": ${type}`).join('\n');
+  const frontmatter = Object.entries(releases)
+    .map(([pkg, type]) => `"${pkg}": ${type}`)
+    .join('\n');
   writeFileSync(path.join(copy, '.changeset', `${name}.md`), `---\n${frontmatter}\n---\n\nA change for the test.\n`);
 }
 
@@ -57,14 +59,18 @@ describe('first release', () => {
 
     const refused = await script('check-release-plan.mjs', copy);
     expect(refused.code).toBe(1);
-    expect(refused.stdout).toMatch(/@toolshed\/tool-echo has never been released \(its CHANGELOG\.md has no "## 1\.0\.0"\), but \d+ pending changeset\(s\) .*would take it to 1\.1\.0 before 1\.0\.0 is published\. Run `pnpm release:initial`/);
+    expect(refused.stdout).toMatch(
+      /@toolshed\/tool-echo has never been released \(its CHANGELOG\.md has no "## 1\.0\.0"\), but \d+ pending changeset\(s\) .*would take it to 1\.1\.0 before 1\.0\.0 is published\. Run `pnpm release:initial`/,
+    );
 
     const folded = await script('release-initial.mjs', copy);
     expect(folded.code, folded.stdout).toBe(0);
     expect(pendingChangesets(copy)).toEqual([]);
     for (const item of before) {
       const changelog = readFileSync(path.join(item.dir, 'CHANGELOG.md'), 'utf8');
-      expect(changelog, item.name).toMatch(new RegExp(`^# ${item.name}\\n\\n## ${item.version.replaceAll('.', '\\.')}\\n\\n### First release\\n\\n- `));
+      expect(changelog, item.name).toMatch(
+        new RegExp(`^# ${item.name}\\n\\n## ${item.version.replaceAll('.', '\\.')}\\n\\n### First release\\n\\n- `),
+      );
     }
     expect(readFileSync(path.join(copy, 'plugins/echo/CHANGELOG.md'), 'utf8')).toContain('- A change for the test.');
 
@@ -88,11 +94,21 @@ describe('after the first release', () => {
     await changesetVersion(copy);
     const after = new Map(published(copy).map((item) => [item.name, item]));
 
-    const [major, minor] = before.find((item) => item.name === '@toolshed/core')!.version.split('.').map(Number);
+    const [major, minor] = before
+      .find((item) => item.name === '@toolshed/core')!
+      .version.split('.')
+      .map(Number);
     expect(after.get('@toolshed/core')!.version).toBe(`${major}.${minor! + 1}.0`);
     const peers = before.filter((item) => item.manifest.peerDependencies?.['@toolshed/core']);
     expect(peers.map((item) => item.name)).toEqual(
-      expect.arrayContaining(['@toolshed/host', '@toolshed/cli', '@toolshed/mcp', '@toolshed/providers', '@toolshed/testing', '@toolshed/tool-echo']),
+      expect.arrayContaining([
+        '@toolshed/host',
+        '@toolshed/cli',
+        '@toolshed/mcp',
+        '@toolshed/providers',
+        '@toolshed/testing',
+        '@toolshed/tool-echo',
+      ]),
     );
     for (const item of peers) {
       const now = after.get(item.name)!;
@@ -113,7 +129,9 @@ describe('after the first release', () => {
     expect(refused.code).toBe(1);
     const named = [...refused.stdout.matchAll(/^ {2}- (\S+) would be released as a patch/gm)].map((match) => match[1]).sort();
     expect(named).toEqual(['@toolshed/create-plugin', '@toolshed/mcp-server', '@toolshed/mcp-server']);
-    expect(refused.stdout).toMatch(/@toolshed\/create-plugin would be released as a patch \(1\.0\.1\), but its dependencies on @toolshed\/cli moves from "\^1\.0\.0" to @toolshed\/cli@2\.0\.0, a breaking release\. Release @toolshed\/create-plugin as a major too/);
+    expect(refused.stdout).toMatch(
+      /@toolshed\/create-plugin would be released as a patch \(1\.0\.1\), but its dependencies on @toolshed\/cli moves from "\^1\.0\.0" to @toolshed\/cli@2\.0\.0, a breaking release\. Release @toolshed\/create-plugin as a major too/,
+    );
 
     writeChangeset(copy, 'core-major', { '@toolshed/core': 'major', '@toolshed/create-plugin': 'major', '@toolshed/mcp-server': 'major' });
     const accepted = await script('check-release-plan.mjs', copy);
@@ -129,7 +147,9 @@ describe('after the first release', () => {
         if (!builtOnCore.has(item.name) && deps.some((dep) => builtOnCore.has(dep))) grew = Boolean(builtOnCore.add(item.name));
       }
     }
-    expect([...builtOnCore]).toEqual(expect.arrayContaining(['@toolshed/host', '@toolshed/cli', '@toolshed/mcp', '@toolshed/tool-echo', '@toolshed/create-plugin']));
+    expect([...builtOnCore]).toEqual(
+      expect.arrayContaining(['@toolshed/host', '@toolshed/cli', '@toolshed/mcp', '@toolshed/tool-echo', '@toolshed/create-plugin']),
+    );
     for (const item of before.filter((entry) => builtOnCore.has(entry.name))) {
       expect(after.get(item.name)!.version, item.name).toBe(`${Number(item.version.split('.')[0]) + 1}.0.0`);
       // And no package still asks for the old core.

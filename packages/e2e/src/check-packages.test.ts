@@ -24,48 +24,83 @@ const meta = (dir: string) => ({
   bugs: { url: 'https://github.com/toolshed-dev/toolshed/issues' },
 });
 // What every sound package carries besides its code.
-const kept = { LICENSE: 'MIT License\n', 'README.md': '# fixture\n\nESM-only, for Node 20 or later. See [the guide](https://github.com/toolshed-dev/toolshed#readme).\n' };
+const kept = {
+  LICENSE: 'MIT License\n',
+  'README.md': '# fixture\n\nESM-only, for Node 20 or later. See [the guide](https://github.com/toolshed-dev/toolshed#readme).\n',
+};
 
 beforeAll(() => {
   root = mkdtempSync(path.join(tmpdir(), 'toolshed-check-packages-'));
   mkdirSync(path.join(root, 'plugins'));
-  writePackage('packages/sound', { ...base, ...meta('packages/sound'), name: 'sound', exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }, {
-    ...kept,
-    'dist/index.js': 'export const answer = 42;\n',
-    'dist/index.d.ts': 'export declare const answer = 42;\n',
-  });
+  writePackage(
+    'packages/sound',
+    { ...base, ...meta('packages/sound'), name: 'sound', exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } },
+    {
+      ...kept,
+      'dist/index.js': 'export const answer = 42;\n',
+      'dist/index.d.ts': 'export declare const answer = 42;\n',
+    },
+  );
   // Bundles a third-party module and carries its license: sound too.
-  writePackage('packages/bundler', { ...base, ...meta('packages/bundler'), name: 'bundler', exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }, {
-    ...kept,
-    'dist/index.js': '//#region ../../node_modules/.pnpm/left-pad@1.3.0/node_modules/left-pad/index.js\nexport const pad = (s) => s;\n//#endregion\n',
-    'dist/index.d.ts': 'export declare const pad: (s: string) => string;\n',
-    'dist/THIRD-PARTY-LICENSES.md': '# Third-party code\n\n## left-pad@1.3.0 (WTFPL)\n\nThe license text.\n',
-  });
+  writePackage(
+    'packages/bundler',
+    { ...base, ...meta('packages/bundler'), name: 'bundler', exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } },
+    {
+      ...kept,
+      'dist/index.js':
+        '//#region ../../node_modules/.pnpm/left-pad@1.3.0/node_modules/left-pad/index.js\nexport const pad = (s) => s;\n//#endregion\n',
+      'dist/index.d.ts': 'export declare const pad: (s: string) => string;\n',
+      'dist/THIRD-PARTY-LICENSES.md': '# Third-party code\n\n## left-pad@1.3.0 (WTFPL)\n\nThe license text.\n',
+    },
+  );
   // Sound for publint and attw, wrong in everything else a published package needs.
-  writePackage('packages/unkempt', { ...base, name: 'unkempt', files: ['dist', 'src/escape-corpus.ts', 'test-fixtures'], exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }, {
-    'README.md': '# unkempt\n\nSee [the other package](../sound/README.md).\n',
-    'dist/index.js': '//#region ../../node_modules/left-pad/index.js\nexport const answer = 42;\n//#endregion\n//# sourceMappingURL=index.js.map\n',
-    'dist/index.js.map': JSON.stringify({ version: 3, file: 'index.js', sources: ['../src/index.ts'], mappings: 'AAAA' }),
-    'dist/index.d.ts': 'export declare const answer = 42;\n',
-    'dist/index.test.js': 'throw new Error("a test");\n',
-  });
+  writePackage(
+    'packages/unkempt',
+    {
+      ...base,
+      name: 'unkempt',
+      files: ['dist', 'src/escape-corpus.ts', 'test-fixtures'],
+      exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
+    },
+    {
+      'README.md': '# unkempt\n\nSee [the other package](../sound/README.md).\n',
+      'dist/index.js':
+        '//#region ../../node_modules/left-pad/index.js\nexport const answer = 42;\n//#endregion\n//# sourceMappingURL=index.js.map\n',
+      'dist/index.js.map': JSON.stringify({ version: 3, file: 'index.js', sources: ['../src/index.ts'], mappings: 'AAAA' }),
+      'dist/index.d.ts': 'export declare const answer = 42;\n',
+      'dist/index.test.js': 'throw new Error("a test");\n',
+    },
+  );
   mkdirSync(path.join(root, 'packages/unkempt/src'), { recursive: true });
   writeFileSync(path.join(root, 'packages/unkempt/src/escape-corpus.ts'), 'export const corpus = ["../../etc/passwd"];\n');
   mkdirSync(path.join(root, 'packages/unkempt/test-fixtures'), { recursive: true });
   writeFileSync(path.join(root, 'packages/unkempt/test-fixtures/server.mjs'), 'console.log("a test server");\n');
   // Types listed after default (publint), and no declaration file where the types point (attw).
-  writePackage('packages/broken', { ...base, ...meta('packages/broken'), name: 'broken', exports: { '.': { default: './dist/index.js', types: './dist/missing.d.ts' } } }, {
-    ...kept,
-    'dist/index.js': 'export const answer = 42;\n',
-  });
+  writePackage(
+    'packages/broken',
+    { ...base, ...meta('packages/broken'), name: 'broken', exports: { '.': { default: './dist/index.js', types: './dist/missing.d.ts' } } },
+    {
+      ...kept,
+      'dist/index.js': 'export const answer = 42;\n',
+    },
+  );
   // Sound for publint, but its declarations import without an extension, which Node's ESM resolution refuses (attw).
-  writePackage('packages/untyped-import', { ...base, ...meta('packages/untyped-import'), name: 'untyped-import', exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }, {
-    ...kept,
-    'dist/index.js': "export { answer } from './other.js';\n",
-    'dist/other.js': 'export const answer = 42;\n',
-    'dist/index.d.ts': "export { answer } from './other';\n",
-    'dist/other.d.ts': 'export declare const answer = 42;\n',
-  });
+  writePackage(
+    'packages/untyped-import',
+    {
+      ...base,
+      ...meta('packages/untyped-import'),
+      name: 'untyped-import',
+      exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
+    },
+    {
+      ...kept,
+      'dist/index.js': "export { answer } from './other.js';\n",
+      'dist/other.js': 'export const answer = 42;\n',
+      'dist/index.d.ts': "export { answer } from './other';\n",
+      'dist/other.d.ts': 'export declare const answer = 42;\n',
+    },
+  );
   writePackage('packages/internal', { name: 'internal', private: true }, {});
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -88,7 +123,13 @@ it('passes sound packages, fails broken ones with what publint and attw say, and
   expect(result.stdout).not.toContain('internal');
 
   const unkempt = result.stdout.slice(result.stdout.indexOf('FAIL unkempt'), result.stdout.indexOf('FAIL untyped-import'));
-  expect(unkempt.split('\n').slice(1).map((line) => line.trim()).filter(Boolean)).toEqual([
+  expect(
+    unkempt
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim())
+      .filter(Boolean),
+  ).toEqual([
     'the tarball has no LICENSE file',
     'package.json needs "repository": {"type": "git", "url": "git+https://...", "directory": "..."}',
     'package.json needs a "homepage" (https URL)',

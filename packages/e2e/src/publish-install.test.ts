@@ -65,15 +65,21 @@ async function publishedVersions(name: string): Promise<string[]> {
   return Object.keys(document.versions);
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON read field by field in a test
 async function publishedManifest(name: string, version: string): Promise<Record<string, any>> {
-  const document = (await (await fetch(`${registry.url}/${name.replace('/', '%2f')}`)).json()) as { versions: Record<string, Record<string, any>> };
+  const document = (await (await fetch(`${registry.url}/${name.replace('/', '%2f')}`)).json()) as {
+    // biome-ignore lint/suspicious/noExplicitAny: parsed JSON read field by field in a test
+    versions: Record<string, Record<string, any>>;
+  };
   return document.versions[version]!;
 }
 
 /** In the copy: replace the pending changesets with one. */
 function pendingInCopy(name: string, releases: Record<string, string>): void {
   for (const file of pendingChangesets(copy)) rmSync(path.join(copy, '.changeset', file));
-  const frontmatter = Object.entries(releases).map(([pkg, type]) => `"${pkg}": ${type}`).join('\n');
+  const frontmatter = Object.entries(releases)
+    .map(([pkg, type]) => `"${pkg}": ${type}`)
+    .join('\n');
   writeFileSync(path.join(copy, '.changeset', `${name}.md`), `---\n${frontmatter}\n---\n\n${name}: a release made by the e2e test.\n`);
 }
 
@@ -83,7 +89,8 @@ async function versionCopy(name: string, releases: Record<string, string>): Prom
   const before = Object.fromEntries(workspacePackages(copy).map((item) => [item.name, item.version]));
   await run(path.join(REPO_ROOT, 'node_modules/.bin/changeset'), ['version'], { cwd: copy, env });
   const changed: Record<string, [string, string]> = {};
-  for (const item of workspacePackages(copy)) if (item.version !== before[item.name]) changed[item.name] = [before[item.name]!, item.version];
+  for (const item of workspacePackages(copy))
+    if (item.version !== before[item.name]) changed[item.name] = [before[item.name]!, item.version];
   return changed;
 }
 
@@ -124,15 +131,26 @@ describe('publish to a local registry, install selectively, run every documented
   it('step 2: publishes every package of the workspace (and the third-party packages they need)', async () => {
     const published = workspacePackages(REPO_ROOT).filter((item) => !item.private);
     // turbo builds only what this package depends on before its tests.
-    const own = JSON.parse(readFileSync(path.join(REPO_ROOT, 'packages/e2e/package.json'), 'utf8')) as { devDependencies: Record<string, string> };
-    const unbuilt = published.filter((item) => !own.devDependencies[item.name] || (item.manifest.scripts?.build && !existsSync(path.join(item.dir, 'dist'))));
-    expect(unbuilt.map((item) => item.name), 'add these to packages/e2e devDependencies (workspace:*) and build them').toEqual([]);
+    const own = JSON.parse(readFileSync(path.join(REPO_ROOT, 'packages/e2e/package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    const unbuilt = published.filter(
+      (item) => !own.devDependencies[item.name] || (item.manifest.scripts?.build && !existsSync(path.join(item.dir, 'dist'))),
+    );
+    expect(
+      unbuilt.map((item) => item.name),
+      'add these to packages/e2e devDependencies (workspace:*) and build them',
+    ).toEqual([]);
     // The registry has no uplinks, so the third-party packages our packages
     // (and a scaffolded plugin's toolchain) depend on are published to it from
     // the copies pnpm installed here: installs in the test then find
     // everything locally and nothing can reach the internet.
     const roots = published.map((item) => {
-      const manifest = item.manifest as { dependencies?: object; peerDependencies?: object; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+      const manifest = item.manifest as {
+        dependencies?: object;
+        peerDependencies?: object;
+        peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+      };
       const peers = Object.keys(manifest.peerDependencies ?? {}).filter((name) => !manifest.peerDependenciesMeta?.[name]?.optional);
       return { dir: item.dir, deps: [...Object.keys(manifest.dependencies ?? {}), ...peers] };
     });
@@ -154,7 +172,9 @@ describe('publish to a local registry, install selectively, run every documented
     progress('step 2: pnpm release:initial in the copy');
     await run(process.execPath, [path.join(REPO_ROOT, 'scripts/release-initial.mjs'), copy], { cwd: copy, env });
     // What is left bumps nothing: `none` changesets of changes that ship in the unpublished 1.0.0.
-    const bumping = pendingChangesets(copy).filter((file) => /^"[^"]+": (patch|minor|major)$/m.test(readFileSync(path.join(copy, '.changeset', file), 'utf8')));
+    const bumping = pendingChangesets(copy).filter((file) =>
+      /^"[^"]+": (patch|minor|major)$/m.test(readFileSync(path.join(copy, '.changeset', file), 'utf8')),
+    );
     expect(bumping).toEqual([]);
     progress(`step 2: pnpm publish -r from a copy of the workspace (${published.length} packages)`);
     await publishCopy();
@@ -181,7 +201,9 @@ describe('publish to a local registry, install selectively, run every documented
 
     const found = installed(dir);
     const bytes = bytesUnder(path.join(dir, 'node_modules'));
-    progress(`step 3: @toolshed/cli + @toolshed/tool-echo with npm: ${Object.keys(found).length} packages, ${(bytes / 1024 / 1024).toFixed(2)} MB in node_modules`);
+    progress(
+      `step 3: @toolshed/cli + @toolshed/tool-echo with npm: ${Object.keys(found).length} packages, ${(bytes / 1024 / 1024).toFixed(2)} MB in node_modules`,
+    );
     expect(Object.keys(found).length).toBeLessThanOrEqual(MAX_PACKAGES);
     expect(bytes).toBeLessThanOrEqual(MAX_BYTES);
     expect(copiesOf(found, '@modelcontextprotocol/sdk')).toEqual([]);
@@ -190,7 +212,9 @@ describe('publish to a local registry, install selectively, run every documented
     // Serving needs the MCP server package: the CLI says which command brings it.
     const serve = await sh('npx @toolshed/cli serve', dir).catch((error: Error) => error);
     expect(serve).toBeInstanceOf(Error);
-    expect((serve as Error).message).toContain('toolshed: serve needs @toolshed/mcp, which is not installed where @toolshed/cli is. Run: npm install @toolshed/mcp');
+    expect((serve as Error).message).toContain(
+      'toolshed: serve needs @toolshed/mcp, which is not installed where @toolshed/cli is. Run: npm install @toolshed/mcp',
+    );
 
     progress('step 3: npm install @toolshed/mcp, then npx @toolshed/cli serve answers an MCP client');
     await npm(['install', '@toolshed/mcp'], dir);
@@ -220,7 +244,10 @@ describe('publish to a local registry, install selectively, run every documented
 
   it('step 4: a fresh project installs the CLI, echo and read_file, and the host finds exactly those', async () => {
     project = emptyFolder('project');
-    writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ name: 'e2e-project', private: true, type: 'module' }, null, 2)}\n`);
+    writeFileSync(
+      path.join(project, 'package.json'),
+      `${JSON.stringify({ name: 'e2e-project', private: true, type: 'module' }, null, 2)}\n`,
+    );
     progress('step 4: npm install @toolshed/cli @toolshed/tool-echo @toolshed/tool-read-file in a fresh project');
     await npm(['install', '--ignore-scripts', '@toolshed/cli', '@toolshed/tool-echo', '@toolshed/tool-read-file'], project);
     expect(existsSync(path.join(project, 'node_modules/@toolshed/tool-send-email'))).toBe(false);
@@ -239,7 +266,9 @@ describe('publish to a local registry, install selectively, run every documented
 
   it('step 5: on the oldest Node that engines allows, the installed CLI works and require() fails clearly', async () => {
     const oldest = await run(OLDEST_NODE, ['--version'], { cwd: project, env });
-    const minimum = (JSON.parse(readFileSync(path.join(project, 'node_modules/@toolshed/cli/package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    const minimum = (
+      JSON.parse(readFileSync(path.join(project, 'node_modules/@toolshed/cli/package.json'), 'utf8')) as { engines: { node: string } }
+    ).engines.node;
     expect(`>=${oldest.stdout.trim().slice(1)}`).toBe(`${minimum}.0`);
     progress(`step 5: the installed CLI on Node ${oldest.stdout.trim()}`);
     const bin = path.join(project, 'node_modules/@toolshed/cli/dist/toolshed.js');
@@ -254,7 +283,9 @@ describe('publish to a local registry, install selectively, run every documented
       "try { console.log(typeof require('@toolshed/core').defineTool); } catch (error) { console.log(error.code); console.log(error.message); }\n",
     );
     const onOldest = await run(OLDEST_NODE, ['require-core.cjs'], { cwd: project, env });
-    expect(onOldest.stdout).toMatch(/^ERR_REQUIRE_ESM\nrequire\(\) of ES Module .*node_modules\/@toolshed\/core\/dist\/index\.js from .*require-core\.cjs not supported\.\nInstead change the require of index\.js .* to a dynamic import\(\)/);
+    expect(onOldest.stdout).toMatch(
+      /^ERR_REQUIRE_ESM\nrequire\(\) of ES Module .*node_modules\/@toolshed\/core\/dist\/index\.js from .*require-core\.cjs not supported\.\nInstead change the require of index\.js .* to a dynamic import\(\)/,
+    );
     const onCurrent = await run(process.execPath, ['--no-warnings', 'require-core.cjs'], { cwd: project, env });
     expect(onCurrent.stdout).toBe('function\n');
   }, 600_000);
@@ -271,17 +302,32 @@ describe('publish to a local registry, install selectively, run every documented
 
     progress('step 6: yarn add @toolshed/cli @toolshed/core @toolshed/tool-echo (yarn 1 installs no peers) in an empty folder');
     const withYarn = emptyFolder('with-yarn');
-    await run(YARN, ['add', '--non-interactive', '--no-progress', '--registry', `${registry.url}/`, '@toolshed/cli', '@toolshed/core', '@toolshed/tool-echo'], {
-      cwd: withYarn,
-      env,
-    });
+    await run(
+      YARN,
+      [
+        'add',
+        '--non-interactive',
+        '--no-progress',
+        '--registry',
+        `${registry.url}/`,
+        '@toolshed/cli',
+        '@toolshed/core',
+        '@toolshed/tool-echo',
+      ],
+      {
+        cwd: withYarn,
+        env,
+      },
+    );
     const yarnList = await run(path.join(withYarn, 'node_modules/.bin/toolshed'), ['list', '--json'], { cwd: withYarn, env });
     expect((JSON.parse(yarnList.stdout) as { name: string }[]).map((tool) => tool.name)).toEqual(['echo']);
     expect(copiesOf(installed(withYarn), '@toolshed/core')).toEqual(['node_modules/@toolshed/core']);
   }, 600_000);
 
   it("step 7: the MCP client config from @toolshed/mcp's README serves the project with nothing installed", async () => {
-    const config = codeBlocks(readme('packages/mcp'), 'json').map((block) => JSON.parse(block) as { mcpServers?: Record<string, { command: string; args: string[] }> });
+    const config = codeBlocks(readme('packages/mcp'), 'json').map(
+      (block) => JSON.parse(block) as { mcpServers?: Record<string, { command: string; args: string[] }> },
+    );
     const server = config.find((entry) => entry.mcpServers)!.mcpServers!.toolshed!;
     expect(server).toEqual({ command: 'npx', args: ['-y', '@toolshed/mcp-server', '--cwd', '/path/to/your/project'] });
     progress(`step 7: ${server.command} ${server.args.join(' ')} (the project's path for /path/to/your/project), from an empty folder`);
@@ -289,7 +335,9 @@ describe('publish to a local registry, install selectively, run every documented
     const client = await mcpClient(server.command, args, emptyFolder('mcp-client'));
     try {
       expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['echo', 'read_file']);
-      expect((await client.callTool({ name: 'echo', arguments: { text: 'from the config' } })).structuredContent).toEqual({ text: 'from the config' });
+      expect((await client.callTool({ name: 'echo', arguments: { text: 'from the config' } })).structuredContent).toEqual({
+        text: 'from the config',
+      });
     } finally {
       await client.close();
     }
@@ -309,8 +357,21 @@ describe('publish to a local registry, install selectively, run every documented
     const tarballs = emptyFolder('scaffold-tarball');
     await npm(['pack', '--pack-destination', tarballs], pluginDir);
     const listing = await run('tar', ['-tzf', path.join(tarballs, 'you-tool-weather-0.1.0.tgz')], { cwd: tarballs, env });
-    const files = listing.stdout.trim().split('\n').map((file) => file.replace(/^package\//, '')).sort();
-    expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', `dist/${THIRD_PARTY_TOOL}.js`, 'dist/toolshed.json', 'package.json', 'README.md']));
+    const files = listing.stdout
+      .trim()
+      .split('\n')
+      .map((file) => file.replace(/^package\//, ''))
+      .sort();
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'dist/index.js',
+        'dist/index.d.ts',
+        `dist/${THIRD_PARTY_TOOL}.js`,
+        'dist/toolshed.json',
+        'package.json',
+        'README.md',
+      ]),
+    );
     expect(files.filter((file) => file.endsWith('.map') || file.includes('.test.'))).toEqual([]);
 
     await npm(['publish'], pluginDir);
@@ -326,7 +387,9 @@ describe('publish to a local registry, install selectively, run every documented
     progress('step 9: changeset version with one patch changeset for @toolshed/tool-read-file, in the copy');
     const changed = await versionCopy('e2e-read-file-fix', { '@toolshed/tool-read-file': 'patch' });
     expect(changed).toEqual({ '@toolshed/tool-read-file': [readFileVersion, readFilePatched] });
-    expect(readFileSync(path.join(copy, 'plugins/read-file/CHANGELOG.md'), 'utf8')).toContain('e2e-read-file-fix: a release made by the e2e test.');
+    expect(readFileSync(path.join(copy, 'plugins/read-file/CHANGELOG.md'), 'utf8')).toContain(
+      'e2e-read-file-fix: a release made by the e2e test.',
+    );
 
     progress('step 9: pnpm publish -r again: only the new version goes out');
     const before = Object.fromEntries(workspacePackages(REPO_ROOT).map((item) => [item.name, item.version]));
@@ -350,7 +413,10 @@ describe('publish to a local registry, install selectively, run every documented
     progress('step 10: a host fix (patch changeset) in the copy, versioned and published');
     // The fix: the CLI reports it when it loads this host, so the test can see which host runs.
     const hostEntry = path.join(copy, 'packages/host/dist/index.js');
-    writeFileSync(hostEntry, `${readFileSync(hostEntry, 'utf8')}\nif (process.env.TOOLSHED_E2E_HOST_FIX) process.stderr.write('host fix ${hostPatched} loaded\\n');\n`);
+    writeFileSync(
+      hostEntry,
+      `${readFileSync(hostEntry, 'utf8')}\nif (process.env.TOOLSHED_E2E_HOST_FIX) process.stderr.write('host fix ${hostPatched} loaded\\n');\n`,
+    );
     const changed = await versionCopy('e2e-host-fix', { '@toolshed/host': 'patch' });
     expect(changed['@toolshed/host']).toEqual([hostVersion, hostPatched]);
     // Dependents take a patch for the new range, and nothing takes more.
@@ -365,7 +431,11 @@ describe('publish to a local registry, install selectively, run every documented
     expect(found['node_modules/@toolshed/host']).toBe(hostPatched);
     const after = await toolshed(['list', '--json'], { TOOLSHED_E2E_HOST_FIX: '1' });
     expect(after.stderr).toBe(`host fix ${hostPatched} loaded\n`);
-    expect((JSON.parse(after.stdout) as { name: string }[]).map((tool) => tool.name).sort()).toEqual(['echo', 'read_file', THIRD_PARTY_TOOL]);
+    expect((JSON.parse(after.stdout) as { name: string }[]).map((tool) => tool.name).sort()).toEqual([
+      'echo',
+      'read_file',
+      THIRD_PARTY_TOOL,
+    ]);
   }, 600_000);
 
   it('step 11: a core major is a major release of every package, and npm update leaves a project with one core', async () => {

@@ -17,7 +17,10 @@ export interface PackedPackage {
  * one npm process per package keeps seeding a hundred packages quick.
  */
 export async function publishTarball(registry: LocalRegistry, packed: PackedPackage): Promise<void> {
-  const manifest = JSON.parse(readFileSync(path.join(packed.dir, 'package.json'), 'utf8')) as Record<string, unknown> & { name: string; version: string };
+  const manifest = JSON.parse(readFileSync(path.join(packed.dir, 'package.json'), 'utf8')) as Record<string, unknown> & {
+    name: string;
+    version: string;
+  };
   const { name, version } = manifest;
   const tarballName = `${name}-${version}.tgz`;
   const data = readFileSync(packed.file);

@@ -20,7 +20,11 @@ export function run(command: string, args: string[], options: { cwd: string; env
       if (error) {
         const line = `${command} ${args.join(' ')}`;
         const shown = line.length > 300 ? `${line.slice(0, 300)}...` : line;
-        reject(new Error(`${shown} (in ${options.cwd}) failed with exit code ${String(error.code)}\n--- stdout\n${stdout.slice(-8000)}\n--- stderr\n${stderr.slice(-8000)}`));
+        reject(
+          new Error(
+            `${shown} (in ${options.cwd}) failed with exit code ${String(error.code)}\n--- stdout\n${stdout.slice(-8000)}\n--- stderr\n${stderr.slice(-8000)}`,
+          ),
+        );
       } else {
         resolve({ stdout, stderr });
       }

@@ -50,7 +50,8 @@ export function thirdPartyClosure(roots: { dir: string; deps: string[] }[], isWo
       if (!target || visited.has(target)) continue;
       visited.add(target);
       const manifest = readManifest(target);
-      if (!isWorkspace(target)) found.set(`${manifest.name}@${manifest.version}`, { name: manifest.name, version: manifest.version, dir: target });
+      if (!isWorkspace(target))
+        found.set(`${manifest.name}@${manifest.version}`, { name: manifest.name, version: manifest.version, dir: target });
       const requiredPeers = Object.keys(manifest.peerDependencies ?? {}).filter((peer) => !manifest.peerDependenciesMeta?.[peer]?.optional);
       const next = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.optionalDependencies ?? {}), ...requiredPeers];
       // A workspace package's own dependencies are resolved from its folder, like a third-party one's.
@@ -58,7 +59,9 @@ export function thirdPartyClosure(roots: { dir: string; deps: string[] }[], isWo
     }
   };
   for (const root of roots) visit(root.dir, root.deps);
-  return [...found.values()].sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version, undefined, { numeric: true }));
+  return [...found.values()].sort(
+    (a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version, undefined, { numeric: true }),
+  );
 }
 
 /** Pack installed copies and publish them, several packages at a time. */

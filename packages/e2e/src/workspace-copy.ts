@@ -28,6 +28,7 @@ export interface WorkspacePackage {
   name: string;
   version: string;
   private: boolean;
+  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON read field by field in a test
   manifest: Record<string, any>;
 }
 
@@ -38,6 +39,7 @@ export function workspacePackages(root: string): WorkspacePackage[] {
     for (const entry of readdirSync(path.join(root, group), { withFileTypes: true })) {
       if (!entry.isDirectory()) continue;
       const dir = path.join(root, group, entry.name);
+      // biome-ignore lint/suspicious/noExplicitAny: parsed JSON read field by field in a test
       let manifest: Record<string, any>;
       try {
         manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));

@@ -80,7 +80,9 @@ function checkEntry(entry: unknown, at: string, problems: string[]): void {
     }
     return;
   }
-  problems.push(`${at} must be a package name, a relative path, ["name", {options}] or {"plugin": "name", "options": {...}, "rename": {...}}`);
+  problems.push(
+    `${at} must be a package name, a relative path, ["name", {options}] or {"plugin": "name", "options": {...}, "rename": {...}}`,
+  );
 }
 
 /** Collect every problem at once so one edit fixes the file. */

@@ -26,7 +26,9 @@ describe('every failure of the plugins you named is reported at once', () => {
     expect(error).toBeInstanceOf(HostError);
     expect(error.message).toContain('2 plugins you named could not be loaded:');
     expect(error.message).toContain('tool-missing [resolve]: package "tool-missing" is not installed');
-    expect(error.message).toContain('tool-strict@1.0.0 [options]: invalid options: option root: expected string, received number; unknown option "maxLinez".');
+    expect(error.message).toContain(
+      'tool-strict@1.0.0 [options]: invalid options: option root: expected string, received number; unknown option "maxLinez".',
+    );
     expect(error.plugins.map(({ name, status, error }) => [name, status, error?.phase])).toEqual([
       ['tool-missing', 'failed', 'resolve'],
       ['tool-strict', 'failed', 'options'],
@@ -36,9 +38,16 @@ describe('every failure of the plugins you named is reported at once', () => {
 
   it('an unknown option deep in the options is named by its path', async () => {
     project = new Project();
-    project.plugin({ name: 'tool-smtp', tools: [{ name: 'mail' }], options: 'v.object({ smtp: v.strictObject({ host: v.string() }) })', manifestOptions: { smtp: { host: 'x' } } });
+    project.plugin({
+      name: 'tool-smtp',
+      tools: [{ name: 'mail' }],
+      options: 'v.object({ smtp: v.strictObject({ host: v.string() }) })',
+      manifestOptions: { smtp: { host: 'x' } },
+    });
     project.config({ plugins: [['tool-smtp', { smtp: { host: 'mail.local', hots: 'typo' } }]] });
-    await expect(createHost({ cwd: project.dir })).rejects.toThrow('tool-smtp@1.0.0 [options]: invalid options: unknown option "smtp.hots".');
+    await expect(createHost({ cwd: project.dir })).rejects.toThrow(
+      'tool-smtp@1.0.0 [options]: invalid options: unknown option "smtp.hots".',
+    );
   });
 
   it('tools already built for a harness that fails to start are closed', async () => {
@@ -85,7 +94,9 @@ describe('a plugin declared in package.json but not installed is reported, not d
       tools: [],
       error: {
         phase: 'resolve',
-        message: expect.stringMatching(/^it is declared in package\.json "devDependencies" but is not installed, so its tools are missing\. Run npm install \(npm ci --omit=dev/),
+        message: expect.stringMatching(
+          /^it is declared in package\.json "devDependencies" but is not installed, so its tools are missing\. Run npm install \(npm ci --omit=dev/,
+        ),
       },
     });
     // typescript is missing too, but it is no plugin: nothing to say about it.
@@ -109,7 +120,10 @@ describe('a plugin declared in package.json but not installed is reported, not d
       expect.objectContaining({
         name: 'weather-tools',
         status: 'skipped',
-        error: { phase: 'resolve', message: 'it is declared in package.json "dependencies" but is not installed, so its tools are missing. Run npm install.' },
+        error: {
+          phase: 'resolve',
+          message: 'it is declared in package.json "dependencies" but is not installed, so its tools are missing. Run npm install.',
+        },
       }),
     ]);
   });
@@ -118,13 +132,22 @@ describe('a plugin declared in package.json but not installed is reported, not d
 describe('a peer range that misses the running core shows wherever the plugin is listed', () => {
   it('as a field and a warning in inspectPlugins, without importing the plugin', async () => {
     project = new Project();
-    project.plugin({ name: 'tool-old', tools: [{ name: 'old' }], marker: true, packageJson: { peerDependencies: { '@toolshed/core': '^0.9' } } });
+    project.plugin({
+      name: 'tool-old',
+      tools: [{ name: 'old' }],
+      marker: true,
+      packageJson: { peerDependencies: { '@toolshed/core': '^0.9' } },
+    });
     project.plugin({ name: 'tool-ok', tools: [{ name: 'ok' }] });
     project.packageJson({ dependencies: { 'tool-old': '^1', 'tool-ok': '^1' } });
 
     const inspection = await inspectPlugins({ cwd: project.dir });
     const old = byName(inspection.plugins, 'tool-old');
-    expect(old).toMatchObject({ status: 'loaded', imported: false, coreMismatch: { range: '^0.9', running: expect.stringMatching(/^1\.\d+\.\d+/) } });
+    expect(old).toMatchObject({
+      status: 'loaded',
+      imported: false,
+      coreMismatch: { range: '^0.9', running: expect.stringMatching(/^1\.\d+\.\d+/) },
+    });
     expect(old.warnings).toEqual([expect.stringMatching(/^it asks for @toolshed\/core "\^0\.9" but runs with 1\.\d+\.\d+/)]);
     expect(byName(inspection.plugins, 'tool-ok').coreMismatch).toBeUndefined();
     expect(project.imported('node_modules/tool-old')).toBe(false);

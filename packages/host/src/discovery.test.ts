@@ -21,7 +21,9 @@ describe('discovery from the project root', () => {
     const host = await createHost({ cwd: project.dir });
 
     expect(host.registry.list().map((tool) => tool.name)).toEqual(['alpha', 'beta']);
-    expect(host.plugins.map(({ name, version, source, tools, status, imported }) => ({ name, version, source, tools, status, imported }))).toEqual([
+    expect(
+      host.plugins.map(({ name, version, source, tools, status, imported }) => ({ name, version, source, tools, status, imported })),
+    ).toEqual([
       { name: 'tool-a', version: '1.0.0', source: 'dependency', tools: ['alpha'], status: 'loaded', imported: false },
       { name: '@scope/tool-b', version: '1.0.0', source: 'dependency', tools: ['beta'], status: 'loaded', imported: false },
     ]);
@@ -121,7 +123,10 @@ describe('plugins named in toolshed.config.json', () => {
   it('loads a plugin package from a relative path and a plugin module file', async () => {
     project = new Project();
     project.plugin({ name: 'local-dir-plugin', tools: [{ name: 'from_dir' }] }, 'tools/dir-plugin');
-    project.write('tools/file-plugin.js', (await import('./project.fixture.js')).pluginSource({ name: 'file-plugin', tools: [{ name: 'from_file' }] }));
+    project.write(
+      'tools/file-plugin.js',
+      (await import('./project.fixture.js')).pluginSource({ name: 'file-plugin', tools: [{ name: 'from_file' }] }),
+    );
     project.packageJson({});
     project.config({ plugins: ['./tools/dir-plugin', './tools/file-plugin.js'] });
     const host = await createHost({ cwd: project.dir });

@@ -1,5 +1,5 @@
 import { hasBrand } from '@toolshed/core/contract';
-import type { PluginPhase, PluginReport } from './types.js';
+import type { PluginReport } from './types.js';
 
 // Errors are told apart by a process-wide brand, not instanceof: a global CLI or a
 // nested install can load two copies of host, and each sees the other's errors.
@@ -43,7 +43,9 @@ export function isHostError(value: unknown): value is HostError {
 }
 
 /** How messages name a plugin: `name@version`, or `mcp server "name"` for a mounted MCP server. */
-export function pluginLabel(plugin: Pick<PluginReport, 'name' | 'version'> & { source?: PluginReport['source']; server?: unknown }): string {
+export function pluginLabel(
+  plugin: Pick<PluginReport, 'name' | 'version'> & { source?: PluginReport['source']; server?: unknown },
+): string {
   if (plugin.source === 'mcp' || plugin.server !== undefined) return `mcp server "${plugin.name}"`;
   return plugin.version ? `${plugin.name}@${plugin.version}` : plugin.name;
 }

@@ -14,7 +14,10 @@ function setup(extraDeps: string[]): Project {
 }
 
 async function expectOthersWork(host: Host): Promise<void> {
-  expect(await host.registry.dispatch({ name: 'ok', input: { text: 'still here' } })).toMatchObject({ ok: true, output: { text: 'still here' } });
+  expect(await host.registry.dispatch({ name: 'ok', input: { text: 'still here' } })).toMatchObject({
+    ok: true,
+    output: { text: 'still here' },
+  });
   expect(host.plugins.find((plugin) => plugin.name === 'tool-ok')).toMatchObject({ status: 'loaded', tools: ['ok'] });
 }
 
@@ -26,7 +29,12 @@ function report(host: Host, name: string): PluginReport {
 
 /** Faults found only when the plugin's code is imported (on its first call, or loadAll). */
 const CODE_FAULTS: { title: string; code: string; phase: string; cause: RegExp }[] = [
-  { title: 'module that throws on import', code: "throw new Error('boom at import');", phase: 'import', cause: /importing .*index\.js failed: boom at import/ },
+  {
+    title: 'module that throws on import',
+    code: "throw new Error('boom at import');",
+    phase: 'import',
+    cause: /importing .*index\.js failed: boom at import/,
+  },
   { title: 'syntax error', code: 'export default {', phase: 'import', cause: /importing .*index\.js failed: SyntaxError/ },
   {
     title: 'default export of the wrong shape',
@@ -104,18 +112,24 @@ describe('faults found when a plugin is loaded', () => {
     project.plugin({
       name: 'tool-opt',
       tools: [{ name: 'opt' }],
-      options: "v.object({ greeting: v.optional(v.string()), contact: v.optional(v.pipe(v.string(), v.email())), limits: v.optional(v.object({ max: v.number() })) })",
+      options:
+        'v.object({ greeting: v.optional(v.string()), contact: v.optional(v.pipe(v.string(), v.email())), limits: v.optional(v.object({ max: v.number() })) })',
     });
     project.config({
       plugins: [['tool-opt', { greeting: 42, contact: { env: 'CONTACT' }, limits: {} }]],
     });
     // A plugin named in the config is checked at startup: wrong options fail it, listing the cause.
-    const error = (await createHost({ cwd: project.dir, env: { CONTACT: 'not-an-email-secret' } }).catch((thrown: unknown) => thrown)) as HostError;
+    const error = (await createHost({ cwd: project.dir, env: { CONTACT: 'not-an-email-secret' } }).catch(
+      (thrown: unknown) => thrown,
+    )) as HostError;
     expect(error).toBeInstanceOf(HostError);
     const failure =
       'invalid options: option greeting: expected string, received number; option contact: failed the email check; option limits.max is required.';
     expect(error.message).toContain(`tool-opt@1.0.0 [options]: ${failure}`);
-    expect(error.plugins.find((plugin) => plugin.name === 'tool-opt')).toMatchObject({ status: 'failed', error: { phase: 'options', message: failure } });
+    expect(error.plugins.find((plugin) => plugin.name === 'tool-opt')).toMatchObject({
+      status: 'failed',
+      error: { phase: 'options', message: failure },
+    });
     expect(error.plugins.find((plugin) => plugin.name === 'tool-ok')).toMatchObject({ status: 'loaded' });
     expect(JSON.stringify(error.plugins) + error.message).not.toContain('not-an-email-secret');
   });
@@ -164,7 +178,12 @@ describe('faults found at startup, in a discovered plugin: skipped with a warnin
     },
     {
       title: 'a manifest file that was never built',
-      make: () => project.plugin({ name: 'tool-bad', manifest: false, packageJson: { toolshed: { apiVersion: 1, tools: ['echo'], manifest: './dist/toolshed.json' } } }),
+      make: () =>
+        project.plugin({
+          name: 'tool-bad',
+          manifest: false,
+          packageJson: { toolshed: { apiVersion: 1, tools: ['echo'], manifest: './dist/toolshed.json' } },
+        }),
       phase: 'validate',
       cause: /cannot read its manifest dist\/toolshed\.json: it is missing\. Rebuild the plugin/,
     },
@@ -173,7 +192,10 @@ describe('faults found at startup, in a discovered plugin: skipped with a warnin
       make: () => {
         project.plugin({ name: 'tool-bad', tools: [{ name: 'bad' }] });
         project.write('node_modules/tool-bad/package.json', {
-          name: 'tool-bad', version: '1.0.0', type: 'module', exports: './index.js',
+          name: 'tool-bad',
+          version: '1.0.0',
+          type: 'module',
+          exports: './index.js',
           toolshed: { apiVersion: 1, tools: ['renamed'], manifest: './dist/toolshed.json' },
         });
       },
@@ -188,7 +210,13 @@ describe('faults found at startup, in a discovered plugin: skipped with a warnin
     },
     {
       title: 'a plugin without a manifest whose code throws',
-      make: () => project.plugin({ name: 'tool-bad', manifest: false, code: "throw new Error('eager boom');", packageJson: { toolshed: { apiVersion: 1, tools: ['bad'] } } }),
+      make: () =>
+        project.plugin({
+          name: 'tool-bad',
+          manifest: false,
+          code: "throw new Error('eager boom');",
+          packageJson: { toolshed: { apiVersion: 1, tools: ['bad'] } },
+        }),
       phase: 'import',
       cause: /eager boom/,
     },
@@ -213,7 +241,12 @@ describe('faults in plugins the user named: startup fails listing every error at
   it('lists an unresolvable name, a malformed package, an unset env variable and a duplicate together', async () => {
     setup([]);
     project.write('node_modules/tool-broken/package.json', '{ nope');
-    project.plugin({ name: 'tool-secret', tools: [{ name: 'secret' }], options: 'v.object({ token: v.string() })', manifestOptions: { token: 'build-time' } });
+    project.plugin({
+      name: 'tool-secret',
+      tools: [{ name: 'secret' }],
+      options: 'v.object({ token: v.string() })',
+      manifestOptions: { token: 'build-time' },
+    });
     project.plugin({ name: 'tool-dup', tools: [{ name: 'ok' }] });
     project.config({
       plugins: ['tool-missing', 'tool-broken', ['tool-secret', { token: { env: 'TOOL_TOKEN' } }], 'tool-ok', 'tool-dup'],
@@ -241,7 +274,9 @@ describe('faults in plugins the user named: startup fails listing every error at
   it('a config plugin path that does not exist', async () => {
     setup([]);
     project.config({ plugins: ['./nowhere/plugin.js'] });
-    await expect(createHost({ cwd: project.dir })).rejects.toThrow(/\.\/nowhere\/plugin\.js \[resolve\]: .*nowhere\/plugin\.js does not exist/);
+    await expect(createHost({ cwd: project.dir })).rejects.toThrow(
+      /\.\/nowhere\/plugin\.js \[resolve\]: .*nowhere\/plugin\.js does not exist/,
+    );
   });
 
   it('a plugin object of the wrong shape handed over in code', async () => {
@@ -259,7 +294,11 @@ describe('config files that cannot be used', () => {
     const error = await createHost({ cwd: project.dir }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).file).toBe(file);
-    expect((error as ConfigError).message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON \\(.+\\)\\. Fix the file, or pass another with --config\\.$`));
+    expect((error as ConfigError).message).toMatch(
+      new RegExp(
+        `^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid JSON \\(.+\\)\\. Fix the file, or pass another with --config\\.$`,
+      ),
+    );
   });
 
   it('lists every problem in a config of the wrong shape', async () => {
@@ -278,17 +317,21 @@ describe('config files that cannot be used', () => {
     );
   });
 
-  it("a project package.json that is not valid JSON names the file", async () => {
+  it('a project package.json that is not valid JSON names the file', async () => {
     project = new Project();
     const file = project.write('package.json', '{ "dependencies": ');
     const error = await createHost({ cwd: project.dir }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).file).toBe(file);
-    expect((error as ConfigError).message).toMatch(/^The project's .*package\.json is not valid JSON \(.+\); fix it so its dependencies can be read\.$/);
+    expect((error as ConfigError).message).toMatch(
+      /^The project's .*package\.json is not valid JSON \(.+\); fix it so its dependencies can be read\.$/,
+    );
   });
 
   it('a --config file that does not exist', async () => {
     setup([]);
-    await expect(createHost({ cwd: project.dir, config: 'missing.json' })).rejects.toThrow(/Cannot read config file .*missing\.json: it does not exist\./);
+    await expect(createHost({ cwd: project.dir, config: 'missing.json' })).rejects.toThrow(
+      /Cannot read config file .*missing\.json: it does not exist\./,
+    );
   });
 });

@@ -15,8 +15,13 @@ function runBin(dir: string, ...args: string[]) {
 describe('toolshed-manifest', () => {
   it('writes every tool definition (with timeoutMs) to the file package.json names', () => {
     project = new Project();
-    const dir = project.plugin({ name: 'tool-a', tools: [{ name: 'alpha', description: 'A.' }, { name: 'beta' }], manifest: false, packageJson: { toolshed: { apiVersion: 1, tools: ['alpha', 'beta'], manifest: './out/m.json' } } });
-    const source = readFileSync(path.join(dir, 'index.js'), 'utf8').replace("name: \"beta\",", 'name: "beta", timeoutMs: 1500,');
+    const dir = project.plugin({
+      name: 'tool-a',
+      tools: [{ name: 'alpha', description: 'A.' }, { name: 'beta' }],
+      manifest: false,
+      packageJson: { toolshed: { apiVersion: 1, tools: ['alpha', 'beta'], manifest: './out/m.json' } },
+    });
+    const source = readFileSync(path.join(dir, 'index.js'), 'utf8').replace('name: "beta",', 'name: "beta", timeoutMs: 1500,');
     writeFileSync(path.join(dir, 'index.js'), source);
 
     const run = runBin(dir);
@@ -25,18 +30,55 @@ describe('toolshed-manifest', () => {
     expect(JSON.parse(readFileSync(path.join(dir, 'out/m.json'), 'utf8'))).toEqual({
       apiVersion: 1,
       tools: [
-        { definition: { name: 'alpha', description: 'A.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } } },
-        { definition: { name: 'beta', description: 'The beta tool.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }, timeoutMs: 1500 },
+        {
+          definition: {
+            name: 'alpha',
+            description: 'A.',
+            inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+          },
+        },
+        {
+          definition: {
+            name: 'beta',
+            description: 'The beta tool.',
+            inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+          },
+          timeoutMs: 1500,
+        },
       ],
     });
   });
 
   const failures: { title: string; toolshed: unknown; code?: string; message: string }[] = [
-    { title: 'no "toolshed" field', toolshed: undefined, message: 'tool-a: package.json has no "toolshed" field; add "toolshed": {"apiVersion": 1, "tools": ["my_tool"], "manifest": "./dist/toolshed.json"}.' },
-    { title: 'no manifest path', toolshed: { apiVersion: 1, tools: ['echo'] }, message: 'tool-a: package.json "toolshed.manifest" must name the file to write' },
-    { title: 'tool list differs from the code', toolshed: { apiVersion: 1, tools: ['echo', 'other'], manifest: './m.json' }, message: 'tool-a: the code offers tools [echo] but package.json "toolshed.tools" lists [echo, other]; make them the same (same order).' },
-    { title: 'apiVersion differs from the code', toolshed: { apiVersion: 1, tools: ['echo'], manifest: './m.json' }, code: 'apiVersion: 1,|apiVersion: 3,', message: 'tool-a (validate): it declares apiVersion 3, but this host supports apiVersion 1.' },
-    { title: 'plugin named unlike its package', toolshed: { apiVersion: 1, tools: ['echo'], manifest: './m.json' }, code: 'name: "tool-a",|name: "other-name",', message: 'tool-a: the plugin is named "other-name" but the package "tool-a"; use the package name.' },
+    {
+      title: 'no "toolshed" field',
+      toolshed: undefined,
+      message:
+        'tool-a: package.json has no "toolshed" field; add "toolshed": {"apiVersion": 1, "tools": ["my_tool"], "manifest": "./dist/toolshed.json"}.',
+    },
+    {
+      title: 'no manifest path',
+      toolshed: { apiVersion: 1, tools: ['echo'] },
+      message: 'tool-a: package.json "toolshed.manifest" must name the file to write',
+    },
+    {
+      title: 'tool list differs from the code',
+      toolshed: { apiVersion: 1, tools: ['echo', 'other'], manifest: './m.json' },
+      message:
+        'tool-a: the code offers tools [echo] but package.json "toolshed.tools" lists [echo, other]; make them the same (same order).',
+    },
+    {
+      title: 'apiVersion differs from the code',
+      toolshed: { apiVersion: 1, tools: ['echo'], manifest: './m.json' },
+      code: 'apiVersion: 1,|apiVersion: 3,',
+      message: 'tool-a (validate): it declares apiVersion 3, but this host supports apiVersion 1.',
+    },
+    {
+      title: 'plugin named unlike its package',
+      toolshed: { apiVersion: 1, tools: ['echo'], manifest: './m.json' },
+      code: 'name: "tool-a",|name: "other-name",',
+      message: 'tool-a: the plugin is named "other-name" but the package "tool-a"; use the package name.',
+    },
   ];
   for (const failure of failures) {
     it(`fails with exit 1 and says what to fix: ${failure.title}`, () => {
@@ -56,10 +98,18 @@ describe('toolshed-manifest', () => {
 
   it('builds with --options for a plugin whose tools need some, and rejects bad flags with exit 2', () => {
     project = new Project();
-    const dir = project.plugin({ name: 'tool-a', options: 'v.object({ token: v.string() })', manifest: false, packageJson: { toolshed: { apiVersion: 1, tools: ['echo'], manifest: './m.json' } } });
+    const dir = project.plugin({
+      name: 'tool-a',
+      options: 'v.object({ token: v.string() })',
+      manifest: false,
+      packageJson: { toolshed: { apiVersion: 1, tools: ['echo'], manifest: './m.json' } },
+    });
     expect(runBin(dir).stderr).toBe('toolshed-manifest: tool-a (options): invalid options: option token is required.\n');
     expect(runBin(dir, '--options', '{"token": "x"}').code).toBe(0);
-    expect(runBin(dir, '--options', '{oops')).toMatchObject({ code: 2, stderr: expect.stringMatching(/^toolshed-manifest: --options is not valid JSON/) });
+    expect(runBin(dir, '--options', '{oops')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^toolshed-manifest: --options is not valid JSON/),
+    });
     expect(runBin(dir, '--bogus')).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--bogus'") });
     execFileSync(process.execPath, [MANIFEST_BIN, '--dir', dir, '--options', '{"token": "y"}']);
   });

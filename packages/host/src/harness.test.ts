@@ -56,7 +56,10 @@ describe('a custom harness composed in code', () => {
       { name: 'my-counter', source: 'code', status: 'loaded', tools: ['count'], imported: true },
     ]);
     expect(await host.registry.dispatch({ name: 'now', input: {} })).toMatchObject({ ok: true, output: { zone: 'Europe/Paris' } });
-    expect(await host.registry.dispatch({ name: 'count', input: { text: 'one two  three' } })).toMatchObject({ ok: true, output: { words: 3 } });
+    expect(await host.registry.dispatch({ name: 'count', input: { text: 'one two  three' } })).toMatchObject({
+      ok: true,
+      output: { words: 3 },
+    });
     expect(events).toEqual(['call.start', 'call.end', 'call.start', 'call.end']);
     expect(await host.loadAll()).toHaveLength(2);
   });
@@ -125,7 +128,9 @@ describe('approval in a harness built with createHost', () => {
     const { approvalPolicy } = await import('@toolshed/core');
     const asking = await createHost({
       plugins: [mailer],
-      registry: { approve: approvalPolicy((call) => (asked.push(JSON.stringify(call.input)), { approved: false, reason: 'the user said no' })) },
+      registry: {
+        approve: approvalPolicy((call) => (asked.push(JSON.stringify(call.input)), { approved: false, reason: 'the user said no' })),
+      },
     });
     expect(await asking.registry.dispatch({ name: 'send_email', input: { to: 'b@example.com' } })).toMatchObject({
       ok: false,
@@ -148,12 +153,15 @@ describe('host.close', () => {
   it("calls each loaded tool's close(), once, and survives one that throws", async () => {
     const closed: string[] = [];
     const closing = (name: string, fails = false) =>
-      Object.assign(defineTool({ name, description: `A tool called ${name} that holds a resource.`, input: v.object({}), run: () => name }), {
-        close: () => {
-          closed.push(name);
-          if (fails) throw new Error('already closed');
+      Object.assign(
+        defineTool({ name, description: `A tool called ${name} that holds a resource.`, input: v.object({}), run: () => name }),
+        {
+          close: () => {
+            closed.push(name);
+            if (fails) throw new Error('already closed');
+          },
         },
-      });
+      );
     const plugin = definePlugin({ name: 'holder', apiVersion: 1, tools: () => [closing('pool'), closing('file', true)] });
     const host = await createHost({ plugins: [plugin] });
     expect(await host.registry.dispatch({ name: 'pool', input: {} })).toMatchObject({ ok: true, output: 'pool' });

@@ -52,7 +52,10 @@ export function declaredButMissing(root: string, missing: DeclaredDependency[]):
         : '';
     found.set(
       name,
-      new PluginError({ phase: 'resolve' }, `it is declared in package.json "${field}" but is not installed, so its tools are missing. Run npm install${why}.`),
+      new PluginError(
+        { phase: 'resolve' },
+        `it is declared in package.json "${field}" but is not installed, so its tools are missing. Run npm install${why}.`,
+      ),
     );
   }
   return found;

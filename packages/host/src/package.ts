@@ -38,7 +38,8 @@ export function findPackage(name: string, fromDir: string): { dir: string; pkg: 
       text = readFileSync(file, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new PluginError({ phase: 'resolve' }, `cannot read ${file}: ${(error as Error).message}`);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR')
+        throw new PluginError({ phase: 'resolve' }, `cannot read ${file}: ${(error as Error).message}`);
     }
     if (text !== undefined) return { dir: candidate, pkg: parsePackageJson(file, text) };
     const parent = path.dirname(dir);

@@ -89,7 +89,7 @@ export class Project {
   }
 
   /** Write a plugin package at node_modules/<name> (or at `at`, relative to the project) and build its manifest. */
-  plugin(spec: PluginSpec, at = path.join("node_modules", spec.name)): string {
+  plugin(spec: PluginSpec, at = path.join('node_modules', spec.name)): string {
     const dir = path.join(this.dir, at);
     const toolNames = (spec.tools ?? [{ name: 'echo' }]).map((tool) => tool.name);
     this.write(path.join(at, 'package.json'), {
@@ -98,13 +98,21 @@ export class Project {
       type: 'module',
       exports: { '.': './index.js', './package.json': './package.json' },
       peerDependencies: { '@toolshed/core': '^1' },
-      toolshed: { apiVersion: spec.apiVersion ?? 1, tools: toolNames, ...(spec.manifest === false ? {} : { manifest: './dist/toolshed.json' }) },
+      toolshed: {
+        apiVersion: spec.apiVersion ?? 1,
+        tools: toolNames,
+        ...(spec.manifest === false ? {} : { manifest: './dist/toolshed.json' }),
+      },
       ...spec.packageJson,
     });
     this.write(path.join(at, 'index.js'), spec.code ?? pluginSource(spec));
     if (spec.manifest !== false && spec.code === undefined) {
       // In a child process, as a plugin's build runs it: importing here would cache the module in the test.
-      execFileSync(process.execPath, [MANIFEST_BIN, '--dir', dir, ...(spec.manifestOptions ? ['--options', JSON.stringify(spec.manifestOptions)] : [])], { stdio: 'pipe' });
+      execFileSync(
+        process.execPath,
+        [MANIFEST_BIN, '--dir', dir, ...(spec.manifestOptions ? ['--options', JSON.stringify(spec.manifestOptions)] : [])],
+        { stdio: 'pipe' },
+      );
       rmSync(path.join(dir, 'imported.marker'), { force: true });
     }
     return dir;

@@ -64,7 +64,10 @@ describe('the project root is found upward, as npm finds its prefix', () => {
     const host = await createHost();
     expect(host.cwd).toBe(project.dir);
     expect(host.registry.list().map((tool) => tool.name)).toEqual(['first']);
-    expect(await host.registry.dispatch({ name: 'first', input: { text: 'from below' } })).toMatchObject({ ok: true, output: { text: 'from below' } });
+    expect(await host.registry.dispatch({ name: 'first', input: { text: 'from below' } })).toMatchObject({
+      ok: true,
+      output: { text: 'from below' },
+    });
     const inspection = await inspectPlugins();
     expect(inspection.tools.map((tool) => tool.name)).toEqual(['first']);
     expect(inspection.configFile).toBe(path.join(project.dir, 'toolshed.config.json'));

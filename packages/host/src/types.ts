@@ -1,4 +1,14 @@
-import type { AnyPlugin, AnySchema, Exposure, Plugin, PluginPhase, RegistryOptions, ToolAnnotations, ToolDefinition, ToolRegistry } from '@toolshed/core';
+import type {
+  AnyPlugin,
+  AnySchema,
+  Exposure,
+  Plugin,
+  PluginPhase,
+  RegistryOptions,
+  ToolAnnotations,
+  ToolDefinition,
+  ToolRegistry,
+} from '@toolshed/core';
 import type { InferInput } from 'valibot';
 
 /**
@@ -152,6 +162,7 @@ type NoUnknownOptions<TGiven, TOptions> = TGiven extends object
   : TOptions;
 
 // The host validates `options ?? {}`: a plugin needs options when its schema refuses `{}`.
+// biome-ignore lint/complexity/noBannedTypes: `{} extends T` asks whether an empty object satisfies the options type
 type NeedsOptions<TOptions> = [TOptions] extends [undefined] ? false : {} extends NonNullable<TOptions> ? false : true;
 
 /**

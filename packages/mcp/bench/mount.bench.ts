@@ -22,7 +22,10 @@ await floor.connect(new StdioClientTransport({ command: process.execPath, args: 
 await floor.listTools(); // as real clients do, and as the mount does
 
 const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-mount-bench-'));
-const mount = mountServer({ name: 'everything', command: process.execPath, args: [server, 'stdio'], include: ['echo'] }, { cwd: here, cacheDir });
+const mount = mountServer(
+  { name: 'everything', command: process.execPath, args: [server, 'stdio'], include: ['echo'] },
+  { cwd: here, cacheDir },
+);
 const registry = new ToolRegistry();
 for (const definition of await mount.refresh()) {
   registry.registerDeferred({ definition, load: async () => mount.tool(definition.name) }, { origin: 'mcp:everything' });

@@ -15,7 +15,14 @@ afterEach(async () => {
 
 async function connect(): Promise<Client> {
   const registry = new ToolRegistry()
-    .register(defineTool({ name: 'which', description: 'Says its call id.', input: v.object({}), run: (_input, ctx) => (seen.push(ctx.callId), ctx.callId) }))
+    .register(
+      defineTool({
+        name: 'which',
+        description: 'Says its call id.',
+        input: v.object({}),
+        run: (_input, ctx) => (seen.push(ctx.callId), ctx.callId),
+      }),
+    )
     .seal();
   const server = createMcpServer(registry);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -45,7 +52,10 @@ it.each([
   ['a line break', 'call\n42', 'without control characters'],
 ])('refuses a call id that is %s with -32602, naming the field, and runs nothing', async (_label, value, said) => {
   const client = await connect();
-  const error = (await client.callTool({ name: 'which', arguments: {}, _meta: { [CALL_ID_META]: value } }).catch((e: unknown) => e)) as { code: number; message: string };
+  const error = (await client.callTool({ name: 'which', arguments: {}, _meta: { [CALL_ID_META]: value } }).catch((e: unknown) => e)) as {
+    code: number;
+    message: string;
+  };
   expect(error.code).toBe(-32602);
   expect(error.message).toContain(`_meta["${CALL_ID_META}"] must be a string of 1 to 200 characters`);
   expect(error.message).toContain(said);

@@ -35,7 +35,14 @@ async function errorOf(res: Response): Promise<{ code: number; message: string }
 describe('Origin', () => {
   it('refuses a web origin by default with 403, and answers loopback origins and clients that send none', async () => {
     const { service } = await serve();
-    for (const origin of ['http://evil.example', 'https://127.0.0.1.evil.example', 'http://localhost.evil.example:80', 'null', 'not a url', 'file:///tmp/a.html']) {
+    for (const origin of [
+      'http://evil.example',
+      'https://127.0.0.1.evil.example',
+      'http://localhost.evil.example:80',
+      'null',
+      'not a url',
+      'file:///tmp/a.html',
+    ]) {
       const res = await post(service.url, INITIALIZE, { origin });
       expect(res.status, origin).toBe(403);
       expect((await errorOf(res)).message).toBe(
@@ -62,7 +69,11 @@ describe('Origin', () => {
     const init = await post(service.url, INITIALIZE);
     const sessionId = init.headers.get('mcp-session-id')!;
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-    const res = await post(service.url, list, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18', origin: 'http://evil.example' });
+    const res = await post(service.url, list, {
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-06-18',
+      origin: 'http://evil.example',
+    });
     expect(res.status).toBe(403);
     const stateless = await serve({ stateless: true });
     expect((await post(stateless.service.url, list, { origin: 'http://evil.example' })).status).toBe(403);
@@ -109,10 +120,14 @@ describe('sessions: idle timeout', () => {
     const init = await post(service.url, INITIALIZE);
     const sessionId = init.headers.get('mcp-session-id')!;
     await init.text();
-    const response = await post(service.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow', arguments: {} } }), {
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': '2025-06-18',
-    });
+    const response = await post(
+      service.url,
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow', arguments: {} } }),
+      {
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-06-18',
+      },
+    );
     const reading = response.body!.getReader();
     void reading.read().catch(() => undefined);
     await expect.poll(() => fixture.seen.slowStarted).toBe(1);

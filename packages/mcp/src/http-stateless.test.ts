@@ -65,7 +65,7 @@ describe('serveHttp({stateless: true})', () => {
     }
   });
 
-  it('sends progress on the call\'s own response', async () => {
+  it("sends progress on the call's own response", async () => {
     const client = new Client({ name: 'stateless', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(services[0]!.url)));
     try {

@@ -142,7 +142,7 @@ describe('serveHttp', () => {
     expect(end?.type === 'call.end' && !end.outcome.ok && end.outcome.error.code).toBe('unknown_tool');
   });
 
-  it('passes a tool\'s own refusal through as isError', async () => {
+  it("passes a tool's own refusal through as isError", async () => {
     const result = await client.callTool({ name: 'delete_record', arguments: { id: 'users' } });
     expect(result.isError).toBe(true);
     expect(result.content).toEqual([
@@ -154,7 +154,9 @@ describe('serveHttp', () => {
   it('reports output JSON cannot carry as a fault of the tool', async () => {
     const result = await client.callTool({ name: 'big_number', arguments: {} });
     expect(result.isError).toBe(true);
-    expect((result.content as { text: string }[])[0]!.text).toMatch(/^big_number returned output that cannot be sent as JSON \(.*BigInt.*\)\. This is a fault in the tool/);
+    expect((result.content as { text: string }[])[0]!.text).toMatch(
+      /^big_number returned output that cannot be sent as JSON \(.*BigInt.*\)\. This is a fault in the tool/,
+    );
   });
 
   it('aborts the handler when the client cancels the call', async () => {
@@ -276,12 +278,18 @@ describe('serveHttp refuses requests it should not answer', () => {
     });
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body).error.message).toBe(
-      'Forbidden: this server answers only requests addressed to localhost, 127.0.0.1 or [::1] (Host was "evil.example:' + service.port + '").',
+      'Forbidden: this server answers only requests addressed to localhost, 127.0.0.1 or [::1] (Host was "evil.example:' +
+        service.port +
+        '").',
     );
   });
 
   it.each(['127.evil.example', 'localhost.evil.example', '127.0.0.1.evil.example'])('refuses the look-alike Host %s', async (name) => {
-    const res = await rawRequest(service.url, { method: 'POST', headers: { ...MCP_HEADERS, host: `${name}:${service.port}` }, body: INITIALIZE });
+    const res = await rawRequest(service.url, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, host: `${name}:${service.port}` },
+      body: INITIALIZE,
+    });
     expect(res.status).toBe(403);
   });
 
@@ -290,7 +298,9 @@ describe('serveHttp refuses requests it should not answer', () => {
     const { connect } = await import('node:net');
     const reply = await new Promise<string>((resolve, reject) => {
       const socket = connect(service.port, '127.0.0.1', () => {
-        socket.end(`POST /mcp HTTP/1.0\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(INITIALIZE)}\r\n\r\n${INITIALIZE}`);
+        socket.end(
+          `POST /mcp HTTP/1.0\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(INITIALIZE)}\r\n\r\n${INITIALIZE}`,
+        );
       });
       let data = '';
       socket.on('data', (chunk) => (data += chunk.toString('utf8')));
@@ -301,7 +311,11 @@ describe('serveHttp refuses requests it should not answer', () => {
   });
 
   it.each(['localhost', '127.0.0.1', '[::1]'])('accepts %s as the Host', async (name) => {
-    const res = await rawRequest(service.url, { method: 'POST', headers: { ...MCP_HEADERS, host: `${name}:${service.port}` }, body: INITIALIZE });
+    const res = await rawRequest(service.url, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, host: `${name}:${service.port}` },
+      body: INITIALIZE,
+    });
     expect(res.status).toBe(200);
   });
 

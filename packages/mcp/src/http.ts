@@ -125,7 +125,13 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
 
   async function openSession(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (sessions.size + opening >= cap) {
-      return sendError(res, 503, `Too many sessions: this server keeps at most ${cap} open. End a session you no longer use (DELETE it), or try again once idle ones expire.`, -32000, { 'retry-after': '60' });
+      return sendError(
+        res,
+        503,
+        `Too many sessions: this server keeps at most ${cap} open. End a session you no longer use (DELETE it), or try again once idle ones expire.`,
+        -32000,
+        { 'retry-after': '60' },
+      );
     }
     // Counted from here, before any wait, so that a burst of initializes cannot all pass the check above.
     opening += 1;
@@ -170,7 +176,9 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
   async function serveOnce(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Without a session there is no stream to push to later and nothing to delete.
     if (req.method !== 'POST') {
-      return sendError(res, 405, `Method not allowed: this server is stateless and answers only POST (got ${req.method}).`, -32000, { allow: 'POST' });
+      return sendError(res, 405, `Method not allowed: this server is stateless and answers only POST (got ${req.method}).`, -32000, {
+        allow: 'POST',
+      });
     }
     const server = createMcpServer(registry, serverOptions);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -188,35 +196,54 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
     if (pathname !== path) return sendError(res, 404, `Not found: the MCP endpoint of this server is ${path}.`);
     if (checkHost && !hostHeaderAllowed(req)) {
-      return sendError(res, 403, `Forbidden: this server answers only requests addressed to localhost, 127.0.0.1 or [::1] (Host was ${JSON.stringify(req.headers.host ?? '')}).`);
+      return sendError(
+        res,
+        403,
+        `Forbidden: this server answers only requests addressed to localhost, 127.0.0.1 or [::1] (Host was ${JSON.stringify(req.headers.host ?? '')}).`,
+      );
     }
     if (!originAllowed(req, origins)) {
-      return sendError(res, 403, `Forbidden: requests from the web origin ${JSON.stringify(req.headers.origin)} are not allowed. The server's operator can allow it (allowedOrigins, or --allow-origin for toolshed serve).`);
+      return sendError(
+        res,
+        403,
+        `Forbidden: requests from the web origin ${JSON.stringify(req.headers.origin)} are not allowed. The server's operator can allow it (allowedOrigins, or --allow-origin for toolshed serve).`,
+      );
     }
     if (stateless) return serveOnce(req, res);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session) {
-        return sendError(res, 404, `Session not found: it was closed, idle for over ${minutes(idleMs)}, or the server restarted. Start a new session with initialize.`, -32001);
+        return sendError(
+          res,
+          404,
+          `Session not found: it was closed, idle for over ${minutes(idleMs)}, or the server restarted. Start a new session with initialize.`,
+          -32001,
+        );
       }
       keepOpen(session, res);
       return session.transport.handleRequest(req, res);
     }
-    if (req.method !== 'POST') return sendError(res, 400, 'Bad request: no mcp-session-id header. Start a session with an initialize POST first.');
+    if (req.method !== 'POST')
+      return sendError(res, 400, 'Bad request: no mcp-session-id header. Start a session with an initialize POST first.');
     return openSession(req, res);
   }
 
   const http = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => sendError(res, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`, -32603));
+    handle(req, res).catch((error: unknown) =>
+      sendError(res, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`, -32603),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     const fail = (error: NodeJS.ErrnoException) => {
       const why =
-        error.code === 'EADDRINUSE' ? 'the port is already in use; choose another port'
-        : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' ? `${host} is not an address of this machine`
-        : error.code === 'EACCES' ? 'permission denied; choose a port above 1023'
-        : error.message;
+        error.code === 'EADDRINUSE'
+          ? 'the port is already in use; choose another port'
+          : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
+            ? `${host} is not an address of this machine`
+            : error.code === 'EACCES'
+              ? 'permission denied; choose a port above 1023'
+              : error.message;
       reject(new Error(`Cannot serve MCP on ${urlHost(host)}:${port}: ${why}.`));
     };
     http.once('error', fail);

@@ -15,7 +15,7 @@ describe('LineReader', () => {
     const bytes = Buffer.from(text);
     // 2,000 random cuttings, each into pieces of 1 to 7 bytes (splitting characters too).
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let round = 0; round < 2000; round += 1) {
       const reader = new LineReader(64);
       const lines = [];

@@ -15,7 +15,9 @@ export function parseOrigin(text: string): string {
   }
   // A path or query here would never match a browser's header: refuse it rather than never match.
   if (!url || url.origin === 'null' || url.pathname !== '/' || url.search || url.hash || url.username) {
-    throw new Error(`${JSON.stringify(text)} is not an origin; write it as a browser sends it, scheme, host and port, e.g. http://localhost:6274.`);
+    throw new Error(
+      `${JSON.stringify(text)} is not an origin; write it as a browser sends it, scheme, host and port, e.g. http://localhost:6274.`,
+    );
   }
   return url.origin;
 }

@@ -32,7 +32,10 @@ export function invalidParams(message: unknown): { code: number; message: string
   const { schema, form } = CHECKED[method as keyof typeof CHECKED];
   const parsed = schema.safeParse(message);
   if (parsed.success) return undefined;
-  return { code: ErrorCode.InvalidParams, message: `Invalid params for ${method}: ${describeIssues(parsed.error.issues)}. Send params of the form ${form}.` };
+  return {
+    code: ErrorCode.InvalidParams,
+    message: `Invalid params for ${method}: ${describeIssues(parsed.error.issues)}. Send params of the form ${form}.`,
+  };
 }
 
 /**
@@ -46,7 +49,9 @@ export function guardParams(transport: Transport): void {
     const error = invalidParams(message);
     // invalidParams answers requests only.
     if (error && 'id' in message) {
-      transport.send({ jsonrpc: '2.0', id: message.id, error }, { relatedRequestId: message.id }).catch((failure: unknown) => transport.onerror?.(failure as Error));
+      transport
+        .send({ jsonrpc: '2.0', id: message.id, error }, { relatedRequestId: message.id })
+        .catch((failure: unknown) => transport.onerror?.(failure as Error));
       return;
     }
     deliver?.(message, extra);

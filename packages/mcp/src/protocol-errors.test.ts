@@ -9,7 +9,10 @@ import { MAX_LINE_BYTES } from './line-reader.js';
 
 type Reply = { jsonrpc: string; id: unknown; result?: Record<string, unknown>; error?: { code: number; message: string } };
 
-const INITIALIZE = { method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+const INITIALIZE = {
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
 
 /** An in-process stdio server spoken to in raw lines, with what it wrote to stdout and stderr. */
 async function rawStdio() {
@@ -52,13 +55,25 @@ describe('stdio: a line that is not a JSON-RPC message', () => {
   const cases: [string, string, number, unknown, string][] = [
     ['bad JSON', '{"jsonrpc":"2.0","id":1,"method":', -32700, null, 'Parse error: the line is not JSON ('],
     ['text', 'hello server', -32700, null, 'Parse error: the line is not JSON ('],
-    ['a batch', '[{"jsonrpc":"2.0","id":1,"method":"ping"}]', -32600, null, 'Invalid Request: batches (JSON arrays) are not supported by MCP since 2025-06-18. Send one JSON-RPC message per line.'],
+    [
+      'a batch',
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"}]',
+      -32600,
+      null,
+      'Invalid Request: batches (JSON arrays) are not supported by MCP since 2025-06-18. Send one JSON-RPC message per line.',
+    ],
     ['an empty batch', '[]', -32600, null, 'Invalid Request: batches (JSON arrays) are not supported'],
     ['no jsonrpc', '{"id":7,"method":"ping"}', -32600, 7, 'Invalid Request: "jsonrpc" must be "2.0" (got nothing).'],
     ['jsonrpc 1.0', '{"jsonrpc":"1.0","id":"a","method":"ping"}', -32600, 'a', 'Invalid Request: "jsonrpc" must be "2.0" (got "1.0").'],
     ['a string', '"ping"', -32600, null, 'Invalid Request: a JSON-RPC message is an object, not string.'],
     ['null', 'null', -32600, null, 'Invalid Request: a JSON-RPC message is an object, not null.'],
-    ['neither request nor response', '{"jsonrpc":"2.0","id":8}', -32600, 8, 'Invalid Request: it is neither a request (id, method), a notification (method) nor a response (id, result or error).'],
+    [
+      'neither request nor response',
+      '{"jsonrpc":"2.0","id":8}',
+      -32600,
+      8,
+      'Invalid Request: it is neither a request (id, method), a notification (method) nor a response (id, result or error).',
+    ],
     ['an object id', '{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}', -32600, null, 'Invalid Request: it is neither'],
   ];
 
@@ -91,7 +106,8 @@ describe('stdio: a line that is not a JSON-RPC message', () => {
 describe(`stdio: the ${MAX_LINE_BYTES / 1024 / 1024} MiB line limit`, () => {
   /** A count_words call whose line is exactly `bytes` long, with the id last, as the SDK client writes it. */
   function callLine(bytes: number, id: number): string {
-    const shell = (text: string) => JSON.stringify({ method: 'tools/call', params: { name: 'count_words', arguments: { text } }, jsonrpc: '2.0', id });
+    const shell = (text: string) =>
+      JSON.stringify({ method: 'tools/call', params: { name: 'count_words', arguments: { text } }, jsonrpc: '2.0', id });
     return shell('x'.repeat(bytes - shell('').length));
   }
 
@@ -127,7 +143,9 @@ describe(`stdio: the ${MAX_LINE_BYTES / 1024 / 1024} MiB line limit`, () => {
   it('answers an overlong line with id null when the id is not at its end', async () => {
     const { stdin, next, send, service } = await rawStdio();
     opened.push(service);
-    stdin.write(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"${'y'.repeat(MAX_LINE_BYTES)}"}}}\n`);
+    stdin.write(
+      `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"${'y'.repeat(MAX_LINE_BYTES)}"}}}\n`,
+    );
     expect((await next(2)).id).toBeNull();
     send({ id: 4, method: 'ping' });
     expect(await next(3)).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
@@ -141,10 +159,16 @@ describe(`stdio: the ${MAX_LINE_BYTES / 1024 / 1024} MiB line limit`, () => {
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-    const lines = () => out.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Reply);
+    const lines = () =>
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Reply);
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, ...INITIALIZE })}\n`);
     child.stdin.write(`${callLine(MAX_LINE_BYTES + 1000, 1)}\n`);
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'after' } } })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'after' } } })}\n`,
+    );
     child.stdin.on('error', () => {}); // a server that died is reported below, with its stderr
     const died = exited.then((code) => {
       throw new Error(`the server exited with ${code} before answering: ${err}`);
@@ -165,7 +189,11 @@ describe('malformed params: -32602 naming the field', () => {
     ['no params', undefined, 'Invalid params for tools/call: params: expected object, received undefined.'],
     ['no name', { arguments: {} }, 'Invalid params for tools/call: params.name: expected string, received undefined.'],
     ['a number as name', { name: 5 }, 'Invalid params for tools/call: params.name: expected string, received number.'],
-    ['arguments as a string', { name: 'echo', arguments: 'hi' }, 'Invalid params for tools/call: params.arguments: expected record, received string.'],
+    [
+      'arguments as a string',
+      { name: 'echo', arguments: 'hi' },
+      'Invalid params for tools/call: params.arguments: expected record, received string.',
+    ],
   ];
 
   it.each(toolsCall)('stdio tools/call with %s', async (_name, params, message) => {
@@ -173,7 +201,11 @@ describe('malformed params: -32602 naming the field', () => {
     opened.push(service);
     send({ id: 5, method: 'tools/call', ...(params === undefined ? {} : { params }) });
     const reply = await next(2);
-    expect(reply).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32602, message: `${message} Send params of the form {"name": "<tool>", "arguments": {...}}.` } });
+    expect(reply).toEqual({
+      jsonrpc: '2.0',
+      id: 5,
+      error: { code: -32602, message: `${message} Send params of the form {"name": "<tool>", "arguments": {...}}.` },
+    });
     expect(events).toEqual([]);
   });
 
@@ -186,7 +218,10 @@ describe('malformed params: -32602 naming the field', () => {
     let out = '';
     stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     await expect.poll(() => out).toContain('\n');
-    expect(JSON.parse(out)).toMatchObject({ id: 1, error: { code: -32602, message: expect.stringMatching(/^Invalid params for initialize: params\.protocolVersion: /) } });
+    expect(JSON.parse(out)).toMatchObject({
+      id: 1,
+      error: { code: -32602, message: expect.stringMatching(/^Invalid params for initialize: params\.protocolVersion: /) },
+    });
   });
 
   it('stdio initialize without clientInfo.version', async () => {
@@ -221,7 +256,9 @@ describe('malformed params: -32602 naming the field', () => {
     const reply = await message(res);
     expect(reply.id).toBe(1);
     expect(reply.error!.code).toBe(-32602);
-    expect(reply.error!.message).toMatch(/^Invalid params for initialize: params\.protocolVersion: expected string, received undefined; params\.clientInfo: expected object, received undefined\. /);
+    expect(reply.error!.message).toMatch(
+      /^Invalid params for initialize: params\.protocolVersion: expected string, received undefined; params\.clientInfo: expected object, received undefined\. /,
+    );
     expect(service.sessionCount).toBe(0);
   });
 
@@ -235,7 +272,11 @@ describe('malformed params: -32602 naming the field', () => {
     expect(reply).toEqual({
       jsonrpc: '2.0',
       id: 2,
-      error: { code: -32602, message: 'Invalid params for tools/call: params.name: expected string, received number. Send params of the form {"name": "<tool>", "arguments": {...}}.' },
+      error: {
+        code: -32602,
+        message:
+          'Invalid params for tools/call: params.name: expected string, received number. Send params of the form {"name": "<tool>", "arguments": {...}}.',
+      },
     });
   });
 });

@@ -12,7 +12,12 @@ export async function readBody(req: IncomingMessage): Promise<Body> {
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > MAX_BODY_BYTES) {
-      return { ok: false, status: 413, code: -32000, message: `Payload too large: a request body is at most ${MAX_BODY_BYTES / 1024 / 1024} MiB.` };
+      return {
+        ok: false,
+        status: 413,
+        code: -32000,
+        message: `Payload too large: a request body is at most ${MAX_BODY_BYTES / 1024 / 1024} MiB.`,
+      };
     }
     chunks.push(chunk);
   }

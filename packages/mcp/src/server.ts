@@ -78,7 +78,9 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
   search?.catch(() => {});
 
   // The same listing as `toolshed schema --format mcp`: our JSON Schemas, unchanged.
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpFormat.tools(search ? (await search).tools() : registry) as Tool[] }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: mcpFormat.tools(search ? (await search).tools() : registry) as Tool[],
+  }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
@@ -86,8 +88,7 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
     if ('problem' in named) throw protocolError(ErrorCode.InvalidParams, named.problem);
     const { callId } = named;
     const progressToken = request.params._meta?.progressToken;
-    const stopProgress =
-      progressToken === undefined ? undefined : forwardProgress(registry, callId, progressToken, extra.sendNotification);
+    const stopProgress = progressToken === undefined ? undefined : forwardProgress(registry, callId, progressToken, extra.sendNotification);
     try {
       // `arguments` is optional in MCP; a tool with required fields then names the missing one.
       const dispatcher = search ? await search : registry;

@@ -32,18 +32,30 @@ function read(line: Line): Verdict | undefined {
   try {
     value = JSON.parse(line.text);
   } catch (error) {
-    return { ok: false, code: ErrorCode.ParseError, id: null, message: `Parse error: the line is not JSON (${(error as Error).message}). Send one JSON-RPC message per line.` };
+    return {
+      ok: false,
+      code: ErrorCode.ParseError,
+      id: null,
+      message: `Parse error: the line is not JSON (${(error as Error).message}). Send one JSON-RPC message per line.`,
+    };
   }
   if (Array.isArray(value)) {
-    return { ok: false, code: ErrorCode.InvalidRequest, id: null, message: 'Invalid Request: batches (JSON arrays) are not supported by MCP since 2025-06-18. Send one JSON-RPC message per line.' };
+    return {
+      ok: false,
+      code: ErrorCode.InvalidRequest,
+      id: null,
+      message: 'Invalid Request: batches (JSON arrays) are not supported by MCP since 2025-06-18. Send one JSON-RPC message per line.',
+    };
   }
   const parsed = JSONRPCMessageSchema.safeParse(value);
   if (parsed.success) return { ok: true, message: parsed.data };
   const jsonrpc = (value as { jsonrpc?: unknown } | null)?.jsonrpc;
   const why =
-    typeof value !== 'object' || value === null ? `a JSON-RPC message is an object, not ${value === null ? 'null' : typeof value}`
-    : jsonrpc !== '2.0' ? `"jsonrpc" must be "2.0" (got ${JSON.stringify(jsonrpc) ?? 'nothing'})`
-    : 'it is neither a request (id, method), a notification (method) nor a response (id, result or error)';
+    typeof value !== 'object' || value === null
+      ? `a JSON-RPC message is an object, not ${value === null ? 'null' : typeof value}`
+      : jsonrpc !== '2.0'
+        ? `"jsonrpc" must be "2.0" (got ${JSON.stringify(jsonrpc) ?? 'nothing'})`
+        : 'it is neither a request (id, method), a notification (method) nor a response (id, result or error)';
   return { ok: false, code: ErrorCode.InvalidRequest, id: idOf(value), message: `Invalid Request: ${why}.` };
 }
 
@@ -77,9 +89,11 @@ export class LineTransport implements Transport {
         continue;
       }
       this.stderr.write(`toolshed mcp: stdin line ${this.#lineNumber}: ${verdict.message} (answered ${verdict.code})\n`);
-      this.send({ jsonrpc: '2.0', id: verdict.id, error: { code: verdict.code, message: verdict.message } } as unknown as JSONRPCMessage).catch(
-        (error: unknown) => this.onerror?.(error as Error),
-      );
+      this.send({
+        jsonrpc: '2.0',
+        id: verdict.id,
+        error: { code: verdict.code, message: verdict.message },
+      } as unknown as JSONRPCMessage).catch((error: unknown) => this.onerror?.(error as Error));
     }
   };
 

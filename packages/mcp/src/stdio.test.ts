@@ -35,7 +35,16 @@ describe('serveStdio in a child process', { timeout: 30_000 }, () => {
 
   it('lists the tools', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'slow', 'steps', 'advance', 'count_words', 'delete_record', 'big_number', 'probe']);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'echo',
+      'slow',
+      'steps',
+      'advance',
+      'count_words',
+      'delete_record',
+      'big_number',
+      'probe',
+    ]);
     const { registry } = createTestRegistry();
     expect(tools[0]!.inputSchema).toEqual(registry.get('echo')!.definition.inputSchema);
   });
@@ -110,7 +119,11 @@ async function rawStdio() {
   });
   const service = await serveStdio(fixture.registry, { stdin, stdout });
   const send = (message: object) => stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-  send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  send({
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   send({ method: 'notifications/initialized' });
   const answer = async (id: number) => {
     await expect.poll(() => lines.some((line) => line.id === id)).toBe(true);

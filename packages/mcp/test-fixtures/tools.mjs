@@ -81,7 +81,8 @@ export function createTestRegistry(registryOptions = {}) {
     input: v.object({ id: v.string() }),
     annotations: { destructive: true, openWorld: true },
     run: ({ id }) => {
-      if (!id.startsWith('tmp-')) throw new ToolError('denied', `delete_record may only delete temporary records (ids starting with "tmp-"); "${id}" is not one.`);
+      if (!id.startsWith('tmp-'))
+        throw new ToolError('denied', `delete_record may only delete temporary records (ids starting with "tmp-"); "${id}" is not one.`);
       seen.deleted += 1;
       return `deleted ${id}`;
     },

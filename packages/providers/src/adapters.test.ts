@@ -22,7 +22,8 @@ describe('adapters', () => {
     const { registry } = makeRegistry();
     for (const adapter of Object.values(adapters)) {
       expect(JSON.stringify(adapter.tools(registry)), adapter.format).toContain('"search"');
-      for (const reply of [undefined, null, {}, [], 'text']) expect(adapter.parseCalls(reply, { tools: registry }), adapter.format).toEqual([]);
+      for (const reply of [undefined, null, {}, [], 'text'])
+        expect(adapter.parseCalls(reply, { tools: registry }), adapter.format).toEqual([]);
     }
     expect(openaiChat.results([])).toEqual([]);
     expect(anthropic.results([])).toEqual({ role: 'user', content: [] });
@@ -31,20 +32,45 @@ describe('adapters', () => {
 
   it('no adapter throws on a reply of junk a model or a proxy could send; what it reads as a call is named and never runs unasked', async () => {
     const { registry, received } = makeRegistry();
-    const junk = [null, 5, 'x', [], {}, { type: 'function' }, { type: 'custom' }, { type: 'function_call' }, { type: 'tool_use', name: 7 }, { functionCall: 7 }, { functionCall: {} }, { method: 'tools/call' }];
+    const junk = [
+      null,
+      5,
+      'x',
+      [],
+      {},
+      { type: 'function' },
+      { type: 'custom' },
+      { type: 'function_call' },
+      { type: 'tool_use', name: 7 },
+      { functionCall: 7 },
+      { functionCall: {} },
+      { method: 'tools/call' },
+    ];
     for (const adapter of Object.values(adapters)) {
-      for (const reply of [junk, { tool_calls: junk }, { output: junk }, { content: junk }, { parts: junk }, { candidates: [{ content: { parts: junk } }] }]) {
+      for (const reply of [
+        junk,
+        { tool_calls: junk },
+        { output: junk },
+        { content: junk },
+        { parts: junk },
+        { candidates: [{ content: { parts: junk } }] },
+      ]) {
         const calls = adapter.parseCalls(reply, { tools: registry });
         for (const call of calls) expect(typeof call.name, adapter.format).toBe('string');
         const outcomes = await dispatchCalls(registry, calls);
-        expect(outcomes.every((outcome) => !outcome.ok), adapter.format).toBe(true);
+        expect(
+          outcomes.every((outcome) => !outcome.ok),
+          adapter.format,
+        ).toBe(true);
       }
     }
     expect(received).toEqual([]);
   });
 
   it('a strict adapter asked to read calls without the tools that were sent says so, rather than let the nulls through', () => {
-    const reply = { tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Oslo","unit":null}' } }] };
+    const reply = {
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Oslo","unit":null}' } }],
+    };
     expect(() => openaiChatStrict.parseCalls(reply)).toThrow(
       'openaiChatStrict.parseCalls needs {tools}: the tools that were sent (the registry or its list), to turn the nulls strict mode makes the model send back into left-out keys.',
     );
@@ -71,7 +97,11 @@ describe('runToolCalls with an adapter', () => {
     expect(received).toEqual([{ name: 'get_weather', input: { location: 'Oslo', unit: 'celsius' } }]);
     expect(results).toEqual([
       { role: 'tool', tool_call_id: 'call_1', content: '{"location":"Oslo","unit":"celsius","temperature":21}' },
-      { role: 'tool', tool_call_id: 'call_2', content: expect.stringMatching(/^Error \(invalid_input\): Invalid input for search: the arguments are not valid JSON/) },
+      {
+        role: 'tool',
+        tool_call_id: 'call_2',
+        content: expect.stringMatching(/^Error \(invalid_input\): Invalid input for search: the arguments are not valid JSON/),
+      },
     ]);
   });
 
@@ -99,7 +129,12 @@ describe('runToolCalls with an adapter', () => {
   it('MCP: tools/call requests in, CallToolResults out, the call named by its _meta id', async () => {
     const { registry, received } = makeRegistry();
     const { outcomes, results } = await runToolCalls(registry, mcp, [
-      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query: 'q' }, _meta: { 'toolshed/callId': 'retry-7' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search', arguments: { query: 'q' }, _meta: { 'toolshed/callId': 'retry-7' } },
+      },
       { name: 'ping' },
       { name: 'search', arguments: { query: 'q' }, _meta: { 'toolshed/callId': 42 } },
     ]);

@@ -14,7 +14,14 @@ import { dispatchCalls, runToolCalls } from './run-tool-calls.js';
 function registryWithTranscript() {
   const ran: string[] = [];
   const registry = new ToolRegistry()
-    .register(defineTool({ name: 'lookup', description: 'Look a word up.', input: v.object({ word: v.string() }), run: ({ word }) => (ran.push(word), `${word}: found`) }))
+    .register(
+      defineTool({
+        name: 'lookup',
+        description: 'Look a word up.',
+        input: v.object({ word: v.string() }),
+        run: ({ word }) => (ran.push(word), `${word}: found`),
+      }),
+    )
     .register(defineTool({ name: 'nothing', description: 'Return nothing.', input: v.object({}), run: () => undefined }));
   const started: string[] = [];
   registry.subscribe((event: ToolEvent) => {
@@ -117,13 +124,18 @@ describe('calls with an empty or missing id', () => {
     expect(new Set(started).size).toBe(5);
 
     // An id a model sent is answered as it was, even one that looks like a local id.
-    const lookalike = openaiChat.parseCalls([{ id: `${LOCAL_CALL_ID_PREFIX}x`, type: 'function', function: { name: 'lookup', arguments: '{"word":"z"}' } }]);
+    const lookalike = openaiChat.parseCalls([
+      { id: `${LOCAL_CALL_ID_PREFIX}x`, type: 'function', function: { name: 'lookup', arguments: '{"word":"z"}' } },
+    ]);
     expect(openaiChat.results(await dispatchCalls(registry, lookalike))[0]!.tool_call_id).toBe(`${LOCAL_CALL_ID_PREFIX}x`);
     const geminiLookalike = gemini.parseCalls([{ functionCall: { id: `${LOCAL_CALL_ID_PREFIX}y`, name: 'lookup', args: { word: 'g' } } }]);
     expect(gemini.results(await dispatchCalls(registry, geminiLookalike)).parts[0]!.functionResponse.id).toBe(`${LOCAL_CALL_ID_PREFIX}y`);
 
     // Calls a harness built itself, without an id, pair the same way.
-    const built = await dispatchCalls(registry, [{ name: 'lookup', input: { word: 'r' } }, { name: 'lookup', input: { word: 's' }, callId: '' }]);
+    const built = await dispatchCalls(registry, [
+      { name: 'lookup', input: { word: 'r' } },
+      { name: 'lookup', input: { word: 's' }, callId: '' },
+    ]);
     expect(openaiChat.results(built).map((message) => message.tool_call_id)).toEqual(['', '']);
     expect(built[0]!.callId).not.toBe(built[1]!.callId);
   });

@@ -35,7 +35,7 @@ export function parseArguments(callId: string, name: string, text: unknown): Par
         code: 'invalid_input',
         message:
           `Invalid input for ${name}: the arguments are not valid JSON (${reason}). ` +
-          'Send the arguments as a single JSON object matching the tool\'s parameters.',
+          "Send the arguments as a single JSON object matching the tool's parameters.",
       },
     };
   }

@@ -6,14 +6,16 @@ import * as v from 'valibot';
 import { openaiChatStrict, runToolCalls } from './index.js';
 
 export async function chatLoop(client: Pick<OpenAI, 'chat'>): Promise<OpenAI.Chat.ChatCompletionMessageParam[]> {
-  const registry = new ToolRegistry().register(
-    defineTool({
-      name: 'get_weather',
-      description: 'Current weather for a city.',
-      input: v.object({ location: v.string(), unit: v.optional(v.picklist(['celsius', 'fahrenheit']), 'celsius') }),
-      run: ({ location, unit }) => ({ location, unit, temperature: 21 }),
-    }),
-  ).seal();
+  const registry = new ToolRegistry()
+    .register(
+      defineTool({
+        name: 'get_weather',
+        description: 'Current weather for a city.',
+        input: v.object({ location: v.string(), unit: v.optional(v.picklist(['celsius', 'fahrenheit']), 'celsius') }),
+        run: ({ location, unit }) => ({ location, unit, temperature: 21 }),
+      }),
+    )
+    .seal();
 
   const tools = openaiChatStrict.tools(registry);
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather in Oslo?' }];

@@ -31,7 +31,14 @@ describe('result text', () => {
     expect(outputText(null)).toBe('null');
     expect(
       outcomeText(
-        { ok: false, callId: 'c', name: 't', input: {}, durationMs: 1, error: { code: 'timeout', message: 't did not finish within 5 ms.' } },
+        {
+          ok: false,
+          callId: 'c',
+          name: 't',
+          input: {},
+          durationMs: 1,
+          error: { code: 'timeout', message: 't did not finish within 5 ms.' },
+        },
         Infinity,
       ),
     ).toBe('Error (timeout): t did not finish within 5 ms.');

@@ -72,6 +72,8 @@ export function emptyResultText(name: string): string {
 
 /** What the model reads for one outcome: the output, or the error with its code. */
 export function outcomeText(outcome: Outcome, maxChars: number): string {
-  const text = outcome.ok ? outputText(outcome.output) || emptyResultText(outcome.name) : `Error (${outcome.error.code}): ${outcome.error.message}`;
+  const text = outcome.ok
+    ? outputText(outcome.output) || emptyResultText(outcome.name)
+    : `Error (${outcome.error.code}): ${outcome.error.message}`;
   return capText(text, maxChars);
 }

@@ -74,7 +74,12 @@ describe('dispatchCalls', () => {
     const events: string[] = [];
     registry.subscribe((event) => events.push(`${event.type} ${event.callId}`));
     const done = dispatchCalls(registry, [
-      { callId: 'bad', name: 'wait', input: '{', error: { code: 'invalid_input', message: 'Invalid input for wait: the arguments are not valid JSON.' } },
+      {
+        callId: 'bad',
+        name: 'wait',
+        input: '{',
+        error: { code: 'invalid_input', message: 'Invalid input for wait: the arguments are not valid JSON.' },
+      },
       call('a'),
     ]);
     await release('a');
@@ -98,9 +103,7 @@ describe('dispatchCalls', () => {
       'concurrency must be a whole number of at least 1, got 0.',
     );
     await expect(dispatchCalls(registry, [call('a')], { concurrency: 1.5 })).rejects.toThrow(RangeError);
-    await expect(dispatchCalls(registry, { name: 'wait' } as never)).rejects.toThrow(
-      'dispatchCalls expects an array of calls',
-    );
+    await expect(dispatchCalls(registry, { name: 'wait' } as never)).rejects.toThrow('dispatchCalls expects an array of calls');
     expect(await dispatchCalls(registry, [])).toEqual([]);
   });
 
@@ -126,13 +129,18 @@ describe('dispatchCalls', () => {
     expect(denied).toMatchObject({
       ok: false,
       callId: 'c1',
-      error: { code: 'denied', message: expect.stringMatching(/^send_email needs approval \(it is open-world\) and this harness has no approval hook/) },
+      error: {
+        code: 'denied',
+        message: expect.stringMatching(/^send_email needs approval \(it is open-world\) and this harness has no approval hook/),
+      },
     });
     expect(pong).toMatchObject({ ok: true, output: 'pong' });
     expect(sent).toEqual([]);
 
     const asked: string[] = [];
-    const refused = await dispatchCalls(registry, calls, { approve: (call) => (asked.push(call.name), { approved: false, reason: 'not today' }) });
+    const refused = await dispatchCalls(registry, calls, {
+      approve: (call) => (asked.push(call.name), { approved: false, reason: 'not today' }),
+    });
     expect(refused.map((outcome) => (outcome.ok ? 'ok' : outcome.error.message))).toEqual([
       'The call to send_email was denied: not today. Do not retry it unchanged; ask the user or take another approach.',
       'The call to ping was denied: not today. Do not retry it unchanged; ask the user or take another approach.',

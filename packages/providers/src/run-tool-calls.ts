@@ -45,7 +45,7 @@ export async function dispatchCalls(
     throw new RangeError(`concurrency must be a whole number of at least 1, got ${String(concurrency)}.`);
   }
   if (!Array.isArray(calls)) {
-    throw new TypeError('dispatchCalls expects an array of calls, as an adapter\'s parseCalls returns them.');
+    throw new TypeError("dispatchCalls expects an array of calls, as an adapter's parseCalls returns them.");
   }
   const dispatchOptions: DispatchOptions = {};
   if (options.signal) dispatchOptions.signal = options.signal;

@@ -62,10 +62,6 @@ export function makeRegistry() {
     },
   });
 
-  const registry = new ToolRegistry()
-    .register(getWeather)
-    .register(search)
-    .register(deleteFile)
-    .register(ping);
+  const registry = new ToolRegistry().register(getWeather).register(search).register(deleteFile).register(ping);
   return { registry, received };
 }

@@ -37,12 +37,12 @@ function weather(core: typeof import('@toolshed/core')) {
   });
 }
 
-describe("providers with a registry from another copy of core", () => {
+describe('providers with a registry from another copy of core', () => {
   it('is given a registry that is not an instance of the ToolRegistry it imports', () => {
     expect(new other.ToolRegistry()).not.toBeInstanceOf(ToolRegistry);
   });
 
-  it('turns its tools into each API\'s declarations, the same as for its own copy', () => {
+  it("turns its tools into each API's declarations, the same as for its own copy", () => {
     const theirs = new other.ToolRegistry().register(weather(other));
     const ours = new ToolRegistry().register(weather(core));
     for (const adapter of Object.values(adapters)) {

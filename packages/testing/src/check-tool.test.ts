@@ -7,7 +7,14 @@ const Text = v.object({ text: v.pipe(v.string(), v.description('The text to retu
 const DESCRIPTION = 'Return the given text unchanged, to check that tool calls work.';
 
 function tool(overrides: Partial<AnyTool> = {}): AnyTool {
-  return { name: 'echo', description: DESCRIPTION, input: Text, output: Text, run: ({ text }: { text: string }) => ({ text }), ...overrides };
+  return {
+    name: 'echo',
+    description: DESCRIPTION,
+    input: Text,
+    output: Text,
+    run: ({ text }: { text: string }) => ({ text }),
+    ...overrides,
+  };
 }
 
 const kinds = (problems: { kind: string }[]) => problems.map((problem) => problem.kind);
@@ -62,7 +69,10 @@ describe('checkTool finds each kind of problem, naming the tool and what to fix'
   it('a description too short to tell a model when to use the tool', async () => {
     const problems = await checkTool(tool({ description: 'Echo.' }), { samples: [{ text: 'x' }] });
     expect(problems).toEqual([
-      expect.objectContaining({ kind: 'description', message: 'Tool "echo": the description "Echo." is 5 characters; write at least 20: what it does, when to use it, what it returns.' }),
+      expect.objectContaining({
+        kind: 'description',
+        message: 'Tool "echo": the description "Echo." is 5 characters; write at least 20: what it does, when to use it, what it returns.',
+      }),
     ]);
   });
 
@@ -88,7 +98,9 @@ describe('checkTool finds each kind of problem, naming the tool and what to fix'
     const input = v.object({ text: v.string(), labels: v.record(v.string(), v.string()) });
     const problems = await checkTool(tool({ input, output: undefined, run: () => 'ok' }), { samples: [{ text: 'x', labels: {} }] });
     expect(kinds(problems)).toEqual(['strict']);
-    expect(problems[0]!.message).toMatch(/^Tool "echo": cannot be sent with OpenAI strict mode:\n {2}- field "labels": it is a record with open-ended keys/);
+    expect(problems[0]!.message).toMatch(
+      /^Tool "echo": cannot be sent with OpenAI strict mode:\n {2}- field "labels": it is a record with open-ended keys/,
+    );
     expect(problems[0]!.message).toContain('strict: true');
   });
 
@@ -106,9 +118,13 @@ describe('checkTool finds each kind of problem, naming the tool and what to fix'
   });
 
   it('an output that fails its own output schema on a sample', async () => {
-    const problems = await checkTool(tool({ run: ({ text }: { text: string }) => ({ text: text.length }) }), { samples: [{ text: 'hello' }] });
+    const problems = await checkTool(tool({ run: ({ text }: { text: string }) => ({ text: text.length }) }), {
+      samples: [{ text: 'hello' }],
+    });
     expect(kinds(problems)).toEqual(['output']);
-    expect(problems[0]!.message).toMatch(/^Tool "echo": on sample 1 \{"text":"hello"\} it returned output that fails its own output schema: .*echo.text.*Fix the handler or the output schema\.$/);
+    expect(problems[0]!.message).toMatch(
+      /^Tool "echo": on sample 1 \{"text":"hello"\} it returned output that fails its own output schema: .*echo.text.*Fix the handler or the output schema\.$/,
+    );
   });
 
   it('runs the handler of a tool that needs approval too, so its faults are found', async () => {
@@ -173,7 +189,12 @@ describe('checkTool finds each kind of problem, naming the tool and what to fix'
         }),
         { samples: [{ text: 'done' }, { text: 'waits until aborted' }] },
       );
-      expect(problems).toEqual([expect.objectContaining({ kind: 'samples', message: expect.stringContaining('sample 2 {"text":"waits until aborted"} did not finish within 50 ms') })]);
+      expect(problems).toEqual([
+        expect.objectContaining({
+          kind: 'samples',
+          message: expect.stringContaining('sample 2 {"text":"waits until aborted"} did not finish within 50 ms'),
+        }),
+      ]);
     });
   });
 
@@ -190,7 +211,9 @@ describe('checkTool finds each kind of problem, naming the tool and what to fix'
     });
     const problems = await checkTool(lax, { samples: [{ text: 'x' }], seed: 42 });
     expect(kinds(problems)).toEqual(['invalid_input_reached_handler']);
-    expect(problems[0]!.message).toMatch(/^Tool "echo": its handler ran on invalid input .* \((field "text"|the required field "text").*\)\. Its valibot input schema accepts what its JSON Schema forbids/);
+    expect(problems[0]!.message).toMatch(
+      /^Tool "echo": its handler ran on invalid input .* \((field "text"|the required field "text").*\)\. Its valibot input schema accepts what its JSON Schema forbids/,
+    );
     expect(problems[0]!.message).toContain('replay with seed 42');
     expect(inputs).toContainEqual({ text: '' });
   });

@@ -100,7 +100,10 @@ export async function checkTool(tool: AnyTool, options: CheckToolOptions = {}): 
 
   const strict = strictSchemaProblems(definition.inputSchema);
   if (strict.length > 0) {
-    add('strict', `${describeStrictProblems(name, strict).replace(`Tool "${name}" `, '')}\nChange the input schema so OpenAI can use it with strict: true.`);
+    add(
+      'strict',
+      `${describeStrictProblems(name, strict).replace(`Tool "${name}" `, '')}\nChange the input schema so OpenAI can use it with strict: true.`,
+    );
   }
 
   const probe: Probe = { runs: 0 };
@@ -125,9 +128,15 @@ export async function checkTool(tool: AnyTool, options: CheckToolOptions = {}): 
     } else {
       validSamples.push(sample);
       if (code === 'invalid_output') {
-        add('output', `on sample ${index + 1} ${preview(sample)} it returned output that fails its own output schema: ${message} Fix the handler or the output schema.`);
+        add(
+          'output',
+          `on sample ${index + 1} ${preview(sample)} it returned output that fails its own output schema: ${message} Fix the handler or the output schema.`,
+        );
       } else if (code === 'timeout') {
-        add('samples', `sample ${index + 1} ${preview(sample)} did not finish within ${timeoutMs ?? tool.timeoutMs} ms; use samples that finish quickly.`);
+        add(
+          'samples',
+          `sample ${index + 1} ${preview(sample)} did not finish within ${timeoutMs ?? tool.timeoutMs} ms; use samples that finish quickly.`,
+        );
       }
     }
   }

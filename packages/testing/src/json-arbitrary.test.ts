@@ -9,7 +9,10 @@ import { invalidArbitrary } from './json-arbitrary.js';
 const SCHEMAS = {
   flat: v.object({ text: v.string(), count: v.number(), flag: v.optional(v.boolean()) }),
   nested: v.object({
-    query: v.strictObject({ term: v.pipe(v.string(), v.maxLength(5)), limit: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)) }),
+    query: v.strictObject({
+      term: v.pipe(v.string(), v.maxLength(5)),
+      limit: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)),
+    }),
     tags: v.array(v.string()),
   }),
   choices: v.object({ mode: v.picklist(['fast', 'slow']), either: v.union([v.string(), v.number()]), maybe: v.nullable(v.string()) }),
@@ -29,8 +32,15 @@ describe('invalidArbitrary', () => {
 
   it('covers missing keys, wrong types, extra nesting, enums, bounds and unknown keys', () => {
     const schema = SCHEMAS.nested;
-    const jsonSchema = describeTool({ name: 't', description: 'd', input: v.object({ ...schema.entries, mode: v.picklist(['a', 'b']) }), run: () => null }).inputSchema;
-    const reasons = fc.sample(invalidArbitrary(fc, jsonSchema, [{ query: { term: 'x', limit: 2 }, tags: [], mode: 'a' }]), { numRuns: 2000, seed: 1 }).map((item) => item.reason);
+    const jsonSchema = describeTool({
+      name: 't',
+      description: 'd',
+      input: v.object({ ...schema.entries, mode: v.picklist(['a', 'b']) }),
+      run: () => null,
+    }).inputSchema;
+    const reasons = fc
+      .sample(invalidArbitrary(fc, jsonSchema, [{ query: { term: 'x', limit: 2 }, tags: [], mode: 'a' }]), { numRuns: 2000, seed: 1 })
+      .map((item) => item.reason);
     const seen = (pattern: RegExp) => reasons.some((reason) => pattern.test(reason));
     expect(seen(/^the input is (string|integer|boolean|null|array), not an object$/)).toBe(true);
     expect(seen(/^the required field "(query|tags|mode)" is missing$/)).toBe(true);
@@ -45,7 +55,8 @@ describe('invalidArbitrary', () => {
   it('adds unknown keys only where the schema closes the object', () => {
     const closed = describeTool({ name: 't', description: 'd', input: SCHEMAS.closed, run: () => null }).inputSchema;
     const open = describeTool({ name: 't', description: 'd', input: v.object({ path: v.string() }), run: () => null }).inputSchema;
-    const reasons = (schema: typeof open) => fc.sample(invalidArbitrary(fc, schema, [{ path: 'a' }]), { numRuns: 500, seed: 2 }).map((item) => item.reason);
+    const reasons = (schema: typeof open) =>
+      fc.sample(invalidArbitrary(fc, schema, [{ path: 'a' }]), { numRuns: 500, seed: 2 }).map((item) => item.reason);
     expect(reasons(closed).some((reason) => reason.startsWith('the input has the unknown field'))).toBe(true);
     expect(reasons(open).some((reason) => reason.startsWith('the input has the unknown field'))).toBe(false);
   });

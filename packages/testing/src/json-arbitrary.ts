@@ -189,8 +189,7 @@ const show = (path: readonly string[]) => path.join('.');
  * object gets a key it does not list.
  */
 export function invalidArbitrary(fc: Fc, schema: JsonSchema, samples: readonly unknown[]): Arbitrary<InvalidInput> {
-  const base: Arbitrary<unknown> =
-    samples.length > 0 ? fc.constantFrom(...samples.filter(isObject)) : validArbitrary(fc, schema, schema);
+  const base: Arbitrary<unknown> = samples.length > 0 ? fc.constantFrom(...samples.filter(isObject)) : validArbitrary(fc, schema, schema);
   const options: Arbitrary<InvalidInput>[] = [
     fc
       .oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }))
@@ -236,7 +235,10 @@ export function invalidArbitrary(fc: Fc, schema: JsonSchema, samples: readonly u
       const allowed = slot.schema.enum as string[];
       options.push(
         fc
-          .tuple(base, fc.string({ minLength: 1, maxLength: 8 }).filter((text) => !allowed.includes(text)))
+          .tuple(
+            base,
+            fc.string({ minLength: 1, maxLength: 8 }).filter((text) => !allowed.includes(text)),
+          )
           .map(([value, bad]) => ({
             input: withValue(value, slot.path, bad),
             reason: `field "${show(slot.path)}" is ${JSON.stringify(bad)}, not one of ${JSON.stringify(allowed)}`,
@@ -273,7 +275,10 @@ export function invalidArbitrary(fc: Fc, schema: JsonSchema, samples: readonly u
     const known = new Set(Object.keys(isObject(schema.properties) ? schema.properties : {}));
     options.push(
       fc
-        .tuple(base, fc.string({ minLength: 1, maxLength: 8 }).filter((key) => !known.has(key) && key !== '__proto__'))
+        .tuple(
+          base,
+          fc.string({ minLength: 1, maxLength: 8 }).filter((key) => !known.has(key) && key !== '__proto__'),
+        )
         .map(([value, key]) => ({
           input: withValue(value, [key], 1),
           reason: `the input has the unknown field "${key}", and the schema allows no other fields`,

@@ -55,7 +55,8 @@ describe.skipIf(!enough)('last 100 lines of a 1 GiB file, one process', () => {
       if (read.lines !== 100) throw new Error(`read_file returned ${read.lines} lines, expected 100`);
       if (tailSha && read.sha256 !== tailSha) throw new Error('read_file and tail returned different lines');
       peaks.read.push(read.maxRssKiB);
-      if (read.maxRssKiB >= 100 * 1024) throw new Error(`read_file's peak RSS was ${(read.maxRssKiB / 1024).toFixed(1)} MiB; the target is < 100 MiB`);
+      if (read.maxRssKiB >= 100 * 1024)
+        throw new Error(`read_file's peak RSS was ${(read.maxRssKiB / 1024).toFixed(1)} MiB; the target is < 100 MiB`);
     },
     {
       ...options,

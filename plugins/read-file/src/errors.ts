@@ -39,7 +39,11 @@ export function binary(shown: string, size: number): ToolError {
   return new ToolError('execution_failed', `read_file cannot show ${shown}: it is a binary file (${size} bytes), not text.`);
 }
 
-export async function notFound(missing: Extract<Resolved, { kind: 'missing' }>, policy: PathPolicy, linkAllowed: LinkCheck): Promise<ToolError> {
+export async function notFound(
+  missing: Extract<Resolved, { kind: 'missing' }>,
+  policy: PathPolicy,
+  linkAllowed: LinkCheck,
+): Promise<ToolError> {
   const folder = missing.dirDisplay === '' ? 'the project root' : JSON.stringify(`${missing.dirDisplay}/`);
   const what = missing.rest ? `there is no folder ${JSON.stringify(missing.name)} in ${folder}` : 'no such file';
   const similar = await similarNames(missing.dir, missing.dirDisplay, missing.name, policy, linkAllowed);

@@ -1,7 +1,16 @@
 import { link, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectFailure, expectSuccess, makeTestTree, read, registryFor, SECRET_MARKERS, snapshot, type TestTree } from './test-tree.fixture.js';
+import {
+  expectFailure,
+  expectSuccess,
+  makeTestTree,
+  read,
+  registryFor,
+  SECRET_MARKERS,
+  snapshot,
+  type TestTree,
+} from './test-tree.fixture.js';
 
 // A hard link is the same file under a second name: no path shows it, only the link count does.
 let tree: TestTree;

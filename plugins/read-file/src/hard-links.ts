@@ -30,7 +30,7 @@ interface Identity {
 export async function findDeniedTwin(file: string, realRoot: string, identity: Identity, policy: PathPolicy): Promise<boolean> {
   const same = async (at: string) => {
     const stats = await lstat(at, { bigint: true }).catch(() => undefined);
-    return stats !== undefined && stats.isFile() && stats.ino === identity.ino && stats.dev === identity.dev;
+    return stats?.isFile() && stats.ino === identity.ino && stats.dev === identity.dev;
   };
   for (let dir = path.dirname(file); inside(realRoot, dir); dir = path.dirname(dir)) {
     // The folder's relative path once, not per entry: folders such as node_modules/.pnpm hold hundreds.

@@ -28,7 +28,18 @@ describe('a directory listing', () => {
       'read_file reads files, and "." is a directory holding: certs/, config/, deep-dir-link, docs/, keys/, loop-a, loop-b, ' +
         'private/, pub-link, readme-link, README.md, src/, sub/. Call read_file with the path of one of its files.',
     );
-    for (const hidden of ['.git', '.ssh', '.aws', '.env', '.npmrc', 'link-to-git', 'link-to-env', 'link-to-outside', 'chain-a', 'link-to-etc']) {
+    for (const hidden of [
+      '.git',
+      '.ssh',
+      '.aws',
+      '.env',
+      '.npmrc',
+      'link-to-git',
+      'link-to-env',
+      'link-to-outside',
+      'chain-a',
+      'link-to-etc',
+    ]) {
       expect(message).not.toContain(hidden);
     }
   });
@@ -72,7 +83,9 @@ describe('a directory listing', () => {
   it('never suggests a name that leads to a denied place', async () => {
     const registry = registryFor({ root: tree.root });
     const near = expectFailure(await read(registry, { path: 'docs/to-gitt' }), 'execution_failed');
-    expect(near.error.message).toBe('read_file cannot read "docs/to-gitt": no such file. Check the path, or list the folder to find the file.');
+    expect(near.error.message).toBe(
+      'read_file cannot read "docs/to-gitt": no such file. Check the path, or list the folder to find the file.',
+    );
     const allowed = expectFailure(await read(registry, { path: 'docs/to-privat' }), 'execution_failed');
     expect(allowed.error.message).toBe('read_file cannot read "docs/to-privat": no such file. Did you mean: docs/to-private?');
   });

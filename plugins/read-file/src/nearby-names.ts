@@ -40,7 +40,13 @@ export async function listEntries(dir: string, realDir: string, policy: PathPoli
 }
 
 /** Up to five names in the folder that look like `name`: a different case, extension or a small typo. */
-export async function similarNames(dir: string, displayDir: string, name: string, policy: PathPolicy, linkAllowed: LinkCheck): Promise<string[]> {
+export async function similarNames(
+  dir: string,
+  displayDir: string,
+  name: string,
+  policy: PathPolicy,
+  linkAllowed: LinkCheck,
+): Promise<string[]> {
   const wanted = name.toLowerCase();
   const stem = path.parse(wanted).name;
   const scored: { name: string; score: number }[] = [];

@@ -3,7 +3,16 @@ import type { LineRange } from './line-range.js';
 /** What the model should know about a range it got: why it was cut, how lines are numbered, where to read on. */
 export function explain(
   range: LineRange,
-  at: { firstLine: number; lastLine: number; hasMore: boolean; size: number; limit: number | undefined; maxLines: number; maxBytes: number; maxScanBytes: number },
+  at: {
+    firstLine: number;
+    lastLine: number;
+    hasMore: boolean;
+    size: number;
+    limit: number | undefined;
+    maxLines: number;
+    maxBytes: number;
+    maxScanBytes: number;
+  },
 ): string | undefined {
   const parts: string[] = [];
   if (at.size === 0) return 'The file is empty.';
@@ -16,14 +25,17 @@ export function explain(
     return parts.join(' ');
   }
   if (range.cut === 'bytes') parts.push(`Stopped at the ${at.maxBytes}-byte limit per call.`);
-  else if (at.hasMore && (at.limit ?? Infinity) > at.maxLines && range.count === at.maxLines) parts.push(`Stopped at the ${at.maxLines}-line limit per call.`);
+  else if (at.hasMore && (at.limit ?? Infinity) > at.maxLines && range.count === at.maxLines)
+    parts.push(`Stopped at the ${at.maxLines}-line limit per call.`);
   if (range.scanCut) {
     parts.push(
       `Only the last ${-at.firstLine} ${at.firstLine === -1 ? 'line lies' : 'lines lie'} within the last ${inUnits(at.maxScanBytes)} of the file, which is as far as read_file scans from the end in one call; ` +
         'lines before them cannot be reached from the end (-1 is the last line). Read from the start with a positive offset instead.',
     );
   } else if (at.firstLine < 0) {
-    parts.push('Lines are numbered from the end of the file (-1 is the last line) because the lines before them were not counted; a more negative offset reads earlier lines.');
+    parts.push(
+      'Lines are numbered from the end of the file (-1 is the last line) because the lines before them were not counted; a more negative offset reads earlier lines.',
+    );
   }
   if (at.hasMore) parts.push(`To read on, call again with offset: ${next}.`);
   return parts.length > 0 ? parts.join(' ') : undefined;

@@ -50,7 +50,9 @@ describe('the plugin', () => {
   it('says when its root folder is missing, without naming it to the model', async () => {
     const root = path.join(tree.base, 'no-such-root');
     const failure = expectFailure(await read(registryFor({ root }), { path: 'README.md' }), 'execution_failed');
-    expect(failure.error.message).toBe(`read_file's root folder is missing or unreadable; ask the user to check the plugin's "root" option.`);
+    expect(failure.error.message).toBe(
+      `read_file's root folder is missing or unreadable; ask the user to check the plugin's "root" option.`,
+    );
   });
 
   it('has documented defaults', () => {
@@ -106,7 +108,10 @@ describe('the abort signal', () => {
     registry.subscribe((event) => {
       if (event.type === 'call.progress') controller.abort();
     });
-    const outcome = await registry.dispatch({ name: 'read_file', input: { path: 'large.log', offset: -1_000_000 } }, { signal: controller.signal });
+    const outcome = await registry.dispatch(
+      { name: 'read_file', input: { path: 'large.log', offset: -1_000_000 } },
+      { signal: controller.signal },
+    );
     expectFailure(outcome, 'aborted');
   });
 

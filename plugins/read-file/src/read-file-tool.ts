@@ -31,9 +31,7 @@ const Input = v.object({
       v.description('First line, from 1 (default). Negative counts from the end.'),
     ),
   ),
-  limit: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Most lines to return.')),
-  ),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Most lines to return.'))),
 });
 
 // The fields explain themselves to a model, and the tool's description says how to page; what
@@ -112,7 +110,9 @@ async function readFile(input: v.InferOutput<typeof Input>, ctx: ToolContext, se
       throw new ToolError(
         'execution_failed',
         `read_file reads files, and ${shown} is a directory` +
-          (listed.length > 0 ? ` holding: ${listed.join(', ')}${more}. Call read_file with the path of one of its files.` : ' with no readable files.'),
+          (listed.length > 0
+            ? ` holding: ${listed.join(', ')}${more}. Call read_file with the path of one of its files.`
+            : ' with no readable files.'),
       );
     }
     return await readLines(input, ctx, settings, opened.handle, opened.size, shown, resolved.display);
@@ -172,7 +172,13 @@ async function readLines(
 }
 
 /** The line asked for lies past what one call scans: say where the budget ended and what can be read instead. */
-function beyondScan(offset: number, shown: string, size: number, maxScanBytes: number, range: { from: 'start' | 'end'; lines: number }): ToolError {
+function beyondScan(
+  offset: number,
+  shown: string,
+  size: number,
+  maxScanBytes: number,
+  range: { from: 'start' | 'end'; lines: number },
+): ToolError {
   const budget = inUnits(maxScanBytes);
   if (range.from === 'end') {
     return new ToolError(

@@ -132,8 +132,15 @@ describe('reading from the end', () => {
 describe('file contents', () => {
   it('returns CRLF lines with "\\n" and counts them as lines', async () => {
     const registry = registryFor({ root });
-    expect(expectSuccess(await read(registry, { path: 'crlf.txt' })).output).toMatchObject({ text: 'alpha\nbeta\ngamma', lastLine: 3, totalLines: 3 });
-    expect(expectSuccess(await read(registry, { path: 'crlf.txt', offset: 2, limit: 1 })).output).toMatchObject({ text: 'beta', firstLine: 2 });
+    expect(expectSuccess(await read(registry, { path: 'crlf.txt' })).output).toMatchObject({
+      text: 'alpha\nbeta\ngamma',
+      lastLine: 3,
+      totalLines: 3,
+    });
+    expect(expectSuccess(await read(registry, { path: 'crlf.txt', offset: 2, limit: 1 })).output).toMatchObject({
+      text: 'beta',
+      firstLine: 2,
+    });
     expect(expectSuccess(await read(registry, { path: 'crlf.txt', offset: -1 })).output).toMatchObject({ text: 'gamma', firstLine: 3 });
   });
 
@@ -152,7 +159,16 @@ describe('file contents', () => {
     const registry = registryFor({ root });
     for (const offset of [undefined, -5]) {
       const { output } = expectSuccess(await read(registry, { path: 'empty.txt', ...(offset ? { offset } : {}) }));
-      expect(output).toEqual({ path: 'empty.txt', text: '', firstLine: 0, lastLine: 0, hasMore: false, size: 0, totalLines: 0, note: 'The file is empty.' });
+      expect(output).toEqual({
+        path: 'empty.txt',
+        text: '',
+        firstLine: 0,
+        lastLine: 0,
+        hasMore: false,
+        size: 0,
+        totalLines: 0,
+        note: 'The file is empty.',
+      });
     }
     const failure = expectFailure(await read(registry, { path: 'empty.txt', offset: 2 }), 'invalid_input');
     expect(failure.error.message).toBe('offset 2 is past the end of "empty.txt", which is empty.');
@@ -186,7 +202,9 @@ describe('what is not a readable file', () => {
 
   it('refuses a named pipe without waiting on it', async () => {
     const failure = expectFailure(await read(registryFor({ root }), { path: 'pipe' }), 'execution_failed');
-    expect(failure.error.message).toBe('read_file cannot read "pipe": it is not a regular file (a device, socket or pipe), and only regular files can be read.');
+    expect(failure.error.message).toBe(
+      'read_file cannot read "pipe": it is not a regular file (a device, socket or pipe), and only regular files can be read.',
+    );
   });
 
   it('reports an impossible file name without the absolute path the system names', async () => {
@@ -203,11 +221,15 @@ describe('what is not a readable file', () => {
 
   it('names the missing folder when the path breaks before its end', async () => {
     const failure = expectFailure(await read(registryFor({ root }), { path: 'foldr/a.txt' }), 'execution_failed');
-    expect(failure.error.message).toBe('read_file cannot read "foldr/a.txt": there is no folder "foldr" in the project root. Did you mean: folder?');
+    expect(failure.error.message).toBe(
+      'read_file cannot read "foldr/a.txt": there is no folder "foldr" in the project root. Did you mean: folder?',
+    );
   });
 
   it('never suggests a denied name', async () => {
     const failure = expectFailure(await read(registryFor({ root }), { path: 'folder/.envv' }), 'execution_failed');
-    expect(failure.error.message).toBe('read_file cannot read "folder/.envv": no such file. Check the path, or list the folder to find the file.');
+    expect(failure.error.message).toBe(
+      'read_file cannot read "folder/.envv": no such file. Check the path, or list the folder to find the file.',
+    );
   });
 });

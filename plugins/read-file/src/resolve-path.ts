@@ -57,7 +57,10 @@ export async function resolveInRoot(input: string, root: string, policy: PathPol
   try {
     realRoot = await realpath(root);
   } catch {
-    throw new ToolError('execution_failed', `read_file's root folder is missing or unreadable; ask the user to check the plugin's "root" option.`);
+    throw new ToolError(
+      'execution_failed',
+      `read_file's root folder is missing or unreadable; ask the user to check the plugin's "root" option.`,
+    );
   }
   // The root as configured and its real path are both "inside" (e.g. /tmp vs /private/tmp).
   const base = inside(root, wanted) ? root : inside(realRoot, wanted) ? realRoot : undefined;

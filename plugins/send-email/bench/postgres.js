@@ -14,7 +14,9 @@ const root = '/usr/lib/postgresql';
 /** The server programs' folder, or undefined when PostgreSQL is not installed. */
 export function postgresBin() {
   if (!existsSync(root)) return undefined;
-  const version = readdirSync(root).sort((a, b) => Number(b) - Number(a)).find((v) => existsSync(join(root, v, 'bin', 'initdb')));
+  const version = readdirSync(root)
+    .sort((a, b) => Number(b) - Number(a))
+    .find((v) => existsSync(join(root, v, 'bin', 'initdb')));
   return version && join(root, version, 'bin');
 }
 
@@ -25,7 +27,8 @@ export async function startPostgres(bin) {
     const id = async (flag) => Number((await run('id', [flag, 'postgres'])).stdout.trim());
     await chown(dir, await id('-u'), await id('-g'));
   }
-  const exec = (program, args) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, program), ...args]) : run(join(bin, program), args));
+  const exec = (program, args) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, program), ...args]) : run(join(bin, program), args);
   const data = join(dir, 'data');
   await exec('initdb', ['-D', data, '-A', 'trust', '-U', 'toolshed', '--no-sync', '--no-instructions']);
   const probe = createServer();

@@ -89,7 +89,10 @@ const ROUNDS = 4;
 const options = { time: 0, iterations: 5, warmupTime: 0, warmupIterations: 1 };
 
 for (let round = 1; round <= ROUNDS; round++) {
-  const last = { ...options, teardown: async (_task: unknown, mode?: string) => (mode === 'run' && round === ROUNDS ? closeAll() : undefined) };
+  const last = {
+    ...options,
+    teardown: async (_task: unknown, mode?: string) => (mode === 'run' && round === ROUNDS ? closeAll() : undefined),
+  };
   describe(`send ${BATCH} messages, ${IN_FLIGHT} in flight, pooled SMTP on 127.0.0.1 (round ${round})`, () => {
     bench('floor: nodemailer alone', () => batch(alone), options);
     bench('send_email, file ledger', () => batch(fileTool.send), pgTool ? options : last);

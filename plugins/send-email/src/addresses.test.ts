@@ -18,7 +18,12 @@ afterEach(async () => {
 });
 
 async function overSmtp(extra: Partial<SendEmailOptions> = {}): Promise<Harness> {
-  harness = await makeHarness({ from: 'bot@example.com', smtp: { host: '127.0.0.1', port: server.port }, allow: ['example.com'], ...extra });
+  harness = await makeHarness({
+    from: 'bot@example.com',
+    smtp: { host: '127.0.0.1', port: server.port },
+    allow: ['example.com'],
+    ...extra,
+  });
   return harness;
 }
 
@@ -30,7 +35,9 @@ function failure(outcome: Outcome): FailureOutcome['error'] {
 /** The first `count` spellings of `address` in upper and lower case letters. */
 function caseVariants(address: string, count: number): string[] {
   const letters = [...address].map((c, i) => (c.toLowerCase() !== c.toUpperCase() ? i : -1)).filter((i) => i >= 0);
-  return Array.from({ length: count }, (_, n) => [...address].map((c, i) => ((n >> letters.indexOf(i)) & 1 && letters.includes(i) ? c.toUpperCase() : c)).join(''));
+  return Array.from({ length: count }, (_, n) =>
+    [...address].map((c, i) => ((n >> letters.indexOf(i)) & 1 && letters.includes(i) ? c.toUpperCase() : c)).join(''),
+  );
 }
 
 describe('send_email recipients', () => {
@@ -49,7 +56,12 @@ describe('send_email recipients', () => {
 
   it('keeps an address named in to and cc in to only, with the first spelling', async () => {
     const h = await overSmtp();
-    const outcome = await h.send({ to: ['Bob@example.com', 'carol@example.com'], cc: ['BOB@example.com', 'dave@example.com'], subject: 's', body: 'b' });
+    const outcome = await h.send({
+      to: ['Bob@example.com', 'carol@example.com'],
+      cc: ['BOB@example.com', 'dave@example.com'],
+      subject: 's',
+      body: 'b',
+    });
     if (!outcome.ok) throw new Error(outcome.error.message);
     expect(server.received[0]!.envelope.to).toEqual(['Bob@example.com', 'carol@example.com', 'dave@example.com']);
     const cc = server.received[0]!.mail.cc;
@@ -58,7 +70,9 @@ describe('send_email recipients', () => {
 
   it('still refuses more distinct recipients than the limit, sending nothing', async () => {
     const h = await overSmtp({ limits: { recipients: 2 } });
-    const error = failure(await h.send({ to: ['a@example.com', 'B@example.com', 'b@example.com', 'c@example.com'], subject: 's', body: 'b' }));
+    const error = failure(
+      await h.send({ to: ['a@example.com', 'B@example.com', 'b@example.com', 'c@example.com'], subject: 's', body: 'b' }),
+    );
     expect(error.code).toBe('invalid_input');
     expect(error.message).toBe(
       'Invalid input for send_email.to: 3 recipients (to and cc together), more than the limit of 2. Nothing was sent; shorten it and try again.',

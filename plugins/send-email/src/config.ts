@@ -60,11 +60,15 @@ export function resolveConfig(options: SendEmailOptions | undefined, cwd: string
   const o = parsed.output;
   // Files are written only inside the project (see safe-file.ts); say so when the options are read.
   if (o.outbox !== undefined && !insideRoot(cwd, o.outbox)) {
-    fail(`outbox ${JSON.stringify(o.outbox)} is outside the project root; the outbox must be a folder inside the project, such as ".toolshed/outbox".`);
+    fail(
+      `outbox ${JSON.stringify(o.outbox)} is outside the project root; the outbox must be a folder inside the project, such as ".toolshed/outbox".`,
+    );
   }
   const ledger = resolveLedger(o.ledger);
   if (ledger.kind === 'file' && !insideRoot(cwd, ledger.path)) {
-    fail(`ledger ${JSON.stringify(ledger.path)} is outside the project root; the ledger must be a file inside the project, such as ".toolshed/send-email/calls.jsonl".`);
+    fail(
+      `ledger ${JSON.stringify(ledger.path)} is outside the project root; the ledger must be a file inside the project, such as ".toolshed/send-email/calls.jsonl".`,
+    );
   }
   const smtp = o.smtp ? resolveSmtp(o.smtp) : undefined;
   if (smtp && !o.from) fail('"from" is required when smtp is configured: it is the fixed sender of every message.');

@@ -20,7 +20,13 @@ afterAll(async () => {
 it('passes the Toolshed conformance checks, sending through a real SMTP server', async () => {
   const samples = [
     { to: 'alice@example.com', subject: 'Conformance', body: 'Hello from the conformance checks.' },
-    { to: ['alice@example.com', 'bob@example.com'], cc: 'carol@example.com', subject: 'Two', body: 'Hi both.', replyTo: 'dave@example.com' },
+    {
+      to: ['alice@example.com', 'bob@example.com'],
+      cc: 'carol@example.com',
+      subject: 'Two',
+      body: 'Hi both.',
+      replyTo: 'dave@example.com',
+    },
   ];
   await expectConformance(plugin, {
     cwd: dir,

@@ -43,5 +43,8 @@ export function inDoubt(error: { code?: string }): DeliveryInDoubt {
   if (error.code === 'ETIMEDOUT') {
     return new DeliveryInDoubt('no_final_reply', 'the server received the message content but gave no final reply in time');
   }
-  return new DeliveryInDoubt('connection_closed', 'the connection ended after the message content was sent, before the server’s final reply');
+  return new DeliveryInDoubt(
+    'connection_closed',
+    'the connection ended after the message content was sent, before the server’s final reply',
+  );
 }

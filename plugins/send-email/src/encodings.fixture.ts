@@ -58,7 +58,14 @@ export function simpleForms(password: string): string[] {
 
 // Letters (with case), digits, symbols that each encoding treats specially (space for form
 // encoding, % for percent, " and \ for JSON, + / = for base64) and a few non-ASCII letters.
-const PASSWORD_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', ...' !"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~', 'é', 'Ü', 'ñ', '密'];
+const PASSWORD_CHARS = [
+  ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
+  ...' !"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~',
+  'é',
+  'Ü',
+  'ñ',
+  '密',
+];
 
 export const passwordArb = fc.array(fc.constantFrom(...PASSWORD_CHARS), { minLength: 8, maxLength: 20 }).map((chars) => chars.join(''));
 

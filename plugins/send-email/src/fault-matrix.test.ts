@@ -64,31 +64,37 @@ const cases: Case[] = [
 ];
 
 describe.each([false, true])('fault matrix, pooled connection: %s', (pool) => {
-  it.each(cases)('%s: first attempt %s; a retry with the same call id sends at most once', async (_label, fault, outcome, receivedByFirst) => {
-    Object.assign(server.behaviour, fault);
-    harness = await makeHarness(options({ smtp: { host: '127.0.0.1', port: server.port, pool }, timeouts: { connectMs: 2000, greetingMs: 2000, socketMs: 300 } }), cwd);
-    const first = failure(await harness.send(message, 'call-1'));
-    expect(first.code).toBe('execution_failed');
-    expect(server.received).toHaveLength(receivedByFirst);
-    for (const key of Object.keys(fault)) delete server.behaviour[key as keyof FakeBehaviour];
-
-    const retry = await harness.send(message, 'call-1');
-    const again = await harness.send(message, 'call-1');
-    if (outcome === 'failed') {
-      expect(first.message).not.toContain(IN_DOUBT);
-      expect(success(retry).output).toEqual(success(again).output);
-      expect(server.received).toHaveLength(1);
-    } else {
-      expect(first.message).toContain(IN_DOUBT);
-      expect(first.message).toContain(messageIdFor(FROM, 'call-1'));
-      expect(first.message).not.toMatch(/retry/i);
-      expect(failure(retry).message).toContain(IN_DOUBT);
-      expect(failure(again).message).toContain(IN_DOUBT);
+  it.each(cases)(
+    '%s: first attempt %s; a retry with the same call id sends at most once',
+    async (_label, fault, outcome, receivedByFirst) => {
+      Object.assign(server.behaviour, fault);
+      harness = await makeHarness(
+        options({ smtp: { host: '127.0.0.1', port: server.port, pool }, timeouts: { connectMs: 2000, greetingMs: 2000, socketMs: 300 } }),
+        cwd,
+      );
+      const first = failure(await harness.send(message, 'call-1'));
+      expect(first.code).toBe('execution_failed');
       expect(server.received).toHaveLength(receivedByFirst);
-    }
-    // Whatever reached the server carries the Message-ID derived from the call id.
-    for (const got of server.received) expect(got.mail.messageId).toBe(messageIdFor(FROM, 'call-1'));
-  });
+      for (const key of Object.keys(fault)) delete server.behaviour[key as keyof FakeBehaviour];
+
+      const retry = await harness.send(message, 'call-1');
+      const again = await harness.send(message, 'call-1');
+      if (outcome === 'failed') {
+        expect(first.message).not.toContain(IN_DOUBT);
+        expect(success(retry).output).toEqual(success(again).output);
+        expect(server.received).toHaveLength(1);
+      } else {
+        expect(first.message).toContain(IN_DOUBT);
+        expect(first.message).toContain(messageIdFor(FROM, 'call-1'));
+        expect(first.message).not.toMatch(/retry/i);
+        expect(failure(retry).message).toContain(IN_DOUBT);
+        expect(failure(again).message).toContain(IN_DOUBT);
+        expect(server.received).toHaveLength(receivedByFirst);
+      }
+      // Whatever reached the server carries the Message-ID derived from the call id.
+      for (const got of server.received) expect(got.mail.messageId).toBe(messageIdFor(FROM, 'call-1'));
+    },
+  );
 });
 
 describe('fault matrix, the rest', () => {
@@ -154,7 +160,11 @@ describe('fault matrix, the rest', () => {
     ['before DATA', { slowMailFromMs: 60_000 } as FakeBehaviour, 0],
   ])('crash mid-send (the process is killed %s): a retry is in doubt and sends nothing', async (_label, fault, received) => {
     Object.assign(server.behaviour, fault);
-    const sender = runChild({ cwd, options: options({ timeouts: { connectMs: 60_000, greetingMs: 60_000, socketMs: 60_000 } }), calls: [{ callId: 'call-crash', input: message }] });
+    const sender = runChild({
+      cwd,
+      options: options({ timeouts: { connectMs: 60_000, greetingMs: 60_000, socketMs: 60_000 } }),
+      calls: [{ callId: 'call-crash', input: message }],
+    });
     await sender.ready;
     if (received) await until(() => server.received.length === 1);
     else await until(() => server.connectionCount() > 0);

@@ -138,7 +138,10 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
   /** A call id seen in a damaged record is in doubt, unless a valid record settles it. */
   #get(id: string): CallRecord<T> | undefined {
     const latest = this.#latest.get(id);
-    if ((this.#damaged.has(id) || this.#tailIds.includes(id)) && (latest === undefined || latest.state === 'claimed' || latest.state === 'failed')) {
+    if (
+      (this.#damaged.has(id) || this.#tailIds.includes(id)) &&
+      (latest === undefined || latest.state === 'claimed' || latest.state === 'failed')
+    ) {
       return {
         id,
         attempt: Math.max(latest?.attempt ?? 0, 1),
@@ -209,7 +212,8 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
     const ours = this.#written.get(line);
     if (ours) {
       this.#written.delete(line);
-      return this.#apply(ours);
+      this.#apply(ours);
+      return;
     }
     const decoded = decodeLine<T>(line);
     if (decoded.kind === 'record') this.#apply(decoded.record);

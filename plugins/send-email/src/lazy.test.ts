@@ -22,7 +22,10 @@ it('imports and registers without loading nodemailer or libmime; loads nodemaile
         return next(specifier, context);
       }`,
     );
-    await writeFile(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});`);
+    await writeFile(
+      join(dir, 'register.mjs'),
+      `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});`,
+    );
     await writeFile(
       join(dir, 'main.mjs'),
       `const { ToolRegistry } = await import(${JSON.stringify(core)});
@@ -32,7 +35,11 @@ it('imports and registers without loading nodemailer or libmime; loads nodemaile
       const outcome = await registry.dispatch({ name: 'send_email', input: { to: 'a@example.com', subject: 's', body: 'b' } });
       console.log(JSON.stringify({ listed, error: outcome.ok ? null : outcome.error.message }));`,
     );
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, join(dir, 'main.mjs')]);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      '--import',
+      pathToFileURL(join(dir, 'register.mjs')).href,
+      join(dir, 'main.mjs'),
+    ]);
     const result = JSON.parse(stdout) as { listed: string[]; error: string | null };
     expect(result.listed).toEqual(['send_email']);
     expect(result.error).toContain('nodemailer was loaded: nodemailer/lib/mail-composer');

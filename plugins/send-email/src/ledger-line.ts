@@ -67,11 +67,22 @@ function fromLegacy<T>(entry: v.InferOutput<typeof Legacy>): CallRecord<T> {
   const base = { id: entry.id, attempt: 0, messageId: '', owner: undefined, at: 0 };
   switch (entry.state) {
     case 'pending':
-      return { ...base, fingerprint: entry.input, state: 'in_doubt', reason: 'unfinished_record', detail: 'an earlier version of send_email recorded it as pending and never recorded an outcome' };
+      return {
+        ...base,
+        fingerprint: entry.input,
+        state: 'in_doubt',
+        reason: 'unfinished_record',
+        detail: 'an earlier version of send_email recorded it as pending and never recorded an outcome',
+      };
     case 'done':
       return { ...base, fingerprint: entry.input, state: 'sent', output: entry.output as T };
     case 'failed':
-      return { ...base, fingerprint: undefined, state: 'failed', error: { code: 'execution_failed', message: 'failed (recorded by an earlier version)' } };
+      return {
+        ...base,
+        fingerprint: undefined,
+        state: 'failed',
+        error: { code: 'execution_failed', message: 'failed (recorded by an earlier version)' },
+      };
   }
 }
 

@@ -24,7 +24,11 @@ const records = async () =>
     .filter(Boolean)
     .map((line) => decodeLine<string>(line))
     .map((d) => (d.kind === 'record' ? d.record : undefined));
-const failure = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected a failure'), (e: unknown) => e as Error & { code: string });
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.fail('expected a failure'),
+    (e: unknown) => e as Error & { code: string },
+  );
 
 it('claims, sends, records the outcome, and answers a retry from the record without sending', async () => {
   const ledger = open();
@@ -141,8 +145,17 @@ it('claims each of many concurrent calls before its send, and a restart knows th
 });
 
 function record(id: string, state: 'sent' | 'failed', input: unknown = { n: 1 }): CallRecord<string> {
-  const base = { id, attempt: 1, fingerprint: fingerprintOf(input), messageId: messageIdFor('bot@example.com', id), owner: undefined, at: 1 };
-  return state === 'sent' ? { ...base, state, output: `first ${id}` } : { ...base, state, error: { code: 'execution_failed', message: 'refused' } };
+  const base = {
+    id,
+    attempt: 1,
+    fingerprint: fingerprintOf(input),
+    messageId: messageIdFor('bot@example.com', id),
+    owner: undefined,
+    at: 1,
+  };
+  return state === 'sent'
+    ? { ...base, state, output: `first ${id}` }
+    : { ...base, state, error: { code: 'execution_failed', message: 'refused' } };
 }
 
 it('starts a new record on a fresh line after a torn one, and takes the torn call id as in doubt', async () => {
@@ -174,7 +187,10 @@ it('skips garbage lines (null, bad checksums, glued records, binary) without los
   const flipped = encodeLine(record('flipped', 'sent')).replace('first flipped', 'first FLIPPED');
   const glued = encodeLine(record('glued-a', 'sent')).trimEnd() + encodeLine(record('glued-b', 'sent'));
   await mkdir(join(dir, 'nested'));
-  await writeFile(join(dir, FILE), ['null\n', good, '\u0000\u00ff garbage \u0007\n', flipped, '{"id":5}\n', glued, '[]\n', 'v1 9999999999 zz x\n'].join(''));
+  await writeFile(
+    join(dir, FILE),
+    ['null\n', good, '\u0000\u00ff garbage \u0007\n', flipped, '{"id":5}\n', glued, '[]\n', 'v1 9999999999 zz x\n'].join(''),
+  );
   const ledger = open();
   let sends = 0;
   const send = async () => `sent ${++sends}`;
@@ -194,7 +210,11 @@ it('reads the JSON Lines of send_email 1.0: done is sent, pending is in doubt, f
   await mkdir(join(dir, 'nested'));
   await writeFile(
     join(dir, FILE),
-    [{ id: 'old-done', state: 'done', input, output: 'old output' }, { id: 'old-pending', state: 'pending', input }, { id: 'old-failed', state: 'failed' }]
+    [
+      { id: 'old-done', state: 'done', input, output: 'old output' },
+      { id: 'old-pending', state: 'pending', input },
+      { id: 'old-failed', state: 'failed' },
+    ]
       .map((e) => `${JSON.stringify(e)}\n`)
       .join(''),
   );
@@ -227,11 +247,20 @@ it('two ledgers on one file (as two processes have) racing one call id send it o
 
 it('waits for a last line another process is still writing instead of taking it as damaged', async () => {
   await open().run('before', { n: 1 }, async () => 'first before', never);
-  const base = { id: 'live', attempt: 1, fingerprint: fingerprintOf({ n: 1 }), messageId: messageIdFor('bot@example.com', 'live'), owner: { host: 'elsewhere', pid: 1, run: 'other' }, at: 1 };
+  const base = {
+    id: 'live',
+    attempt: 1,
+    fingerprint: fingerprintOf({ n: 1 }),
+    messageId: messageIdFor('bot@example.com', 'live'),
+    owner: { host: 'elsewhere', pid: 1, run: 'other' },
+    at: 1,
+  };
   const claim = encodeLine({ ...base, state: 'claimed' });
   await appendFile(join(dir, FILE), claim.slice(0, 60)); // through the call id
   const rest = new Promise((resolve) => setTimeout(resolve, 10)).then(() => appendFile(join(dir, FILE), claim.slice(60)));
-  const outcome = new Promise((resolve) => setTimeout(resolve, 150)).then(() => appendFile(join(dir, FILE), encodeLine({ ...base, state: 'sent', output: 'their output' })));
+  const outcome = new Promise((resolve) => setTimeout(resolve, 150)).then(() =>
+    appendFile(join(dir, FILE), encodeLine({ ...base, state: 'sent', output: 'their output' })),
+  );
   const ledger = open();
   let sends = 0;
   expect(await ledger.run('live', { n: 1 }, async () => `sent ${++sends}`, never)).toBe('their output');

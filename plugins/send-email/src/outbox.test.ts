@@ -23,7 +23,12 @@ describe('send_email with no SMTP server configured', () => {
     harness = await makeHarness(undefined);
     const outcome = await harness.send(message);
     if (!outcome.ok) throw new Error(outcome.error.message);
-    const output = outcome.output as { messageId: string; accepted: string[]; rejected: unknown[]; delivery: { via: string; file: string } };
+    const output = outcome.output as {
+      messageId: string;
+      accepted: string[];
+      rejected: unknown[];
+      delivery: { via: string; file: string };
+    };
 
     const outbox = join(harness.cwd, '.toolshed', 'outbox');
     const files = await readdir(outbox);

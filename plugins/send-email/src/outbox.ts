@@ -11,7 +11,10 @@ export async function composeMessage(message: Message): Promise<Buffer> {
 
 /** `20260102T030405Z-1a2b3c4d.eml`: sorts by time, and two messages in one second do not collide. */
 export function outboxName(date: Date): string {
-  const stamp = date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${randomBytes(4).toString('hex')}.eml`;
 }
 
@@ -44,7 +47,9 @@ export async function writeToOutbox(root: string, dir: string, name: string, raw
       const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
       const taken = code === 'EEXIST' ? await lstat(folder.at(name)).catch(() => undefined) : undefined;
       throw new SafeFileError(
-        code === 'EEXIST' ? { kind: taken?.isSymbolicLink() ? 'symlink' : 'exists', path: folder.show(name) } : { kind: 'io', path: folder.show(name), errno: code },
+        code === 'EEXIST'
+          ? { kind: taken?.isSymbolicLink() ? 'symlink' : 'exists', path: folder.show(name) }
+          : { kind: 'io', path: folder.show(name), errno: code },
       );
     } finally {
       await unlink(folder.at(tempName)).catch(() => {});

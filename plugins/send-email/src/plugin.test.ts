@@ -91,19 +91,34 @@ describe('send_email options', () => {
     expect(none.from).toBe('toolshed@localhost');
     const plain = resolveConfig({ from: 'a@example.com', smtp: { host: 'mail.example.com' } }, '/p');
     expect(plain.smtp).toMatchObject({ host: 'mail.example.com', port: 587, secure: false, pool: false });
-    const tls = resolveConfig({ from: 'a@example.com', smtp: { url: 'smtps://bot%40example.com@mail.example.com', password: PASSWORD } }, '/p');
+    const tls = resolveConfig(
+      { from: 'a@example.com', smtp: { url: 'smtps://bot%40example.com@mail.example.com', password: PASSWORD } },
+      '/p',
+    );
     expect(tls.smtp).toMatchObject({ host: 'mail.example.com', port: 465, secure: true, user: 'bot@example.com', password: PASSWORD });
   });
 
   it.each([
-    ['a password inside smtp.url', { from: 'a@example.com', smtp: { url: `smtp://u:${encodeURIComponent(PASSWORD)}@h.example` } }, 'smtp.url contains a password'],
-    ['an unparseable smtp.url holding a password', { from: 'a@example.com', smtp: { url: `smtp://u:${PASSWORD}@h.example` } }, 'smtp.url is not a URL'],
+    [
+      'a password inside smtp.url',
+      { from: 'a@example.com', smtp: { url: `smtp://u:${encodeURIComponent(PASSWORD)}@h.example` } },
+      'smtp.url contains a password',
+    ],
+    [
+      'an unparseable smtp.url holding a password',
+      { from: 'a@example.com', smtp: { url: `smtp://u:${PASSWORD}@h.example` } },
+      'smtp.url is not a URL',
+    ],
     ['both url and host', { from: 'a@example.com', smtp: { url: 'smtp://h.example', host: 'h.example' } }, 'not both'],
     ['a url of another scheme', { from: 'a@example.com', smtp: { url: 'http://h.example' } }, 'smtp:// or smtps://'],
     ['no server', { from: 'a@example.com', smtp: {} }, 'set smtp.url or smtp.host'],
     ['a user without a password', { from: 'a@example.com', smtp: { host: 'h.example', user: 'u' } }, 'smtp.user is set but no password'],
     ['a password without a user', { from: 'a@example.com', smtp: { host: 'h.example', password: PASSWORD } }, 'no user'],
-    ['the removed smtp.passwordEnv', { from: 'a@example.com', smtp: { host: 'h.example', user: 'u', passwordEnv: 'SMTP_PASSWORD' } }, 'smtp.passwordEnv is no longer an option: in toolshed.config.json write "password": {"env": "<the variable>"} in smtp instead'],
+    [
+      'the removed smtp.passwordEnv',
+      { from: 'a@example.com', smtp: { host: 'h.example', user: 'u', passwordEnv: 'SMTP_PASSWORD' } },
+      'smtp.passwordEnv is no longer an option: in toolshed.config.json write "password": {"env": "<the variable>"} in smtp instead',
+    ],
     ['smtp without from', { smtp: { host: 'h.example' } }, '"from" is required'],
     ['a from that is no address', { from: 'bot' }, 'from must be'],
     ['an unknown option', { form: 'a@example.com' }, 'form is not an option'],

@@ -44,7 +44,11 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL ledger store', () => {
       await client.end();
     }
   };
-  const failure = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected a failure'), (e: unknown) => e as Error & { code: string });
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => expect.fail('expected a failure'),
+      (e: unknown) => e as Error & { code: string },
+    );
 
   it('creates its table, claims with INSERT … ON CONFLICT, and answers a retry (from another process too) without sending', async () => {
     const ledger = open();
@@ -84,7 +88,10 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL ledger store', () => {
         await new Promise((resolve) => setTimeout(resolve, 2));
         return `round ${round}`;
       };
-      expect(await Promise.all([a.run(`r${round}`, { round }, send, never), b.run(`r${round}`, { round }, send, never)])).toEqual([`round ${round}`, `round ${round}`]);
+      expect(await Promise.all([a.run(`r${round}`, { round }, send, never), b.run(`r${round}`, { round }, send, never)])).toEqual([
+        `round ${round}`,
+        `round ${round}`,
+      ]);
     }
     expect(sends).toBe(50);
   });
@@ -96,12 +103,10 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL ledger store', () => {
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     const claim = (id: string, owner: unknown) =>
-      client.query(`INSERT INTO ${table} (call_id, attempt, state, fingerprint, message_id, owner, at) VALUES ($1, 1, 'claimed', $2, $3, $4, 0)`, [
-        id,
-        fingerprintOf({ n: 1 }),
-        messageIdFor('bot@example.com', id),
-        JSON.stringify(owner),
-      ]);
+      client.query(
+        `INSERT INTO ${table} (call_id, attempt, state, fingerprint, message_id, owner, at) VALUES ($1, 1, 'claimed', $2, $3, $4, 0)`,
+        [id, fingerprintOf({ n: 1 }), messageIdFor('bot@example.com', id), JSON.stringify(owner)],
+      );
     await claim('crashed', { host: hostname(), pid: dead, run: 'gone' });
     await claim('elsewhere', { host: 'another-machine', pid: 1, run: 'other' });
     await client.end();

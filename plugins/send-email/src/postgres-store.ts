@@ -137,6 +137,11 @@ function fromRow(row: Row): CallRecord<unknown> {
     case 'failed':
       return { ...base, state: 'failed', error: outcome.error ?? { code: 'execution_failed', message: 'failed' } };
     case 'in_doubt':
-      return { ...base, state: 'in_doubt', reason: (outcome.reason ?? 'unfinished_record') as never, detail: outcome.detail ?? 'no outcome was recorded' };
+      return {
+        ...base,
+        state: 'in_doubt',
+        reason: (outcome.reason ?? 'unfinished_record') as never,
+        detail: outcome.detail ?? 'no outcome was recorded',
+      };
   }
 }

@@ -15,7 +15,8 @@ function findBin(): string | undefined {
     const versions = readdirSync(debian).sort((a, b) => Number(b) - Number(a));
     for (const version of versions) if (existsSync(join(debian, version, 'bin', 'initdb'))) return join(debian, version, 'bin');
   }
-  for (const dir of (process.env.PATH ?? '').split(':')) if (dir && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) return dir;
+  for (const dir of (process.env.PATH ?? '').split(':'))
+    if (dir && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) return dir;
   return undefined;
 }
 
@@ -41,7 +42,8 @@ export interface TestPostgres {
  * cluster belongs to the `postgres` user (or `nobody`) and is run through runuser.
  */
 export async function startPostgres(): Promise<TestPostgres> {
-  if (POSTGRES_BIN === undefined) throw new Error('PostgreSQL server programs (initdb, pg_ctl) not found; .ci/run installs the postgresql package.');
+  if (POSTGRES_BIN === undefined)
+    throw new Error('PostgreSQL server programs (initdb, pg_ctl) not found; .ci/run installs the postgresql package.');
   const dir = await mkdtemp(join(tmpdir(), 'toolshed-pg-'));
   const data = join(dir, 'data');
   const asUser = process.getuid?.() === 0 ? await serviceUser() : undefined;

@@ -37,7 +37,13 @@ beforeEach(async () => {
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
   await Promise.all(
-    children.splice(0).map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))))),
+    children
+      .splice(0)
+      .map((child) =>
+        child.exitCode !== null || child.signalCode !== null
+          ? undefined
+          : new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))),
+      ),
   );
   await smtp.close();
   await rm(project, { recursive: true, force: true });
@@ -66,7 +72,10 @@ function serve(env: NodeJS.ProcessEnv): Promise<string> {
 
 async function replicas(ledger: unknown, env: NodeJS.ProcessEnv = {}): Promise<Client[]> {
   const options = { from: FROM, smtp: { host: '127.0.0.1', port: smtp.port }, allow: ['example.com'], ledger };
-  await writeFile(join(project, 'toolshed.config.json'), JSON.stringify({ plugins: [['@toolshed/tool-send-email', options]], discover: false }));
+  await writeFile(
+    join(project, 'toolshed.config.json'),
+    JSON.stringify({ plugins: [['@toolshed/tool-send-email', options]], discover: false }),
+  );
   const urls = await Promise.all(Array.from({ length: PROCESSES }, () => serve(env)));
   for (const url of urls) {
     const client = new Client({ name: 'replicas-test', version: '1.0.0' });
@@ -91,7 +100,9 @@ async function storm(replicaClients: Client[]) {
     calls.map(async (callId) => {
       const client = replicaClients[Math.floor(Math.random() * replicaClients.length)]!;
       const input = { to: 'alice@example.com', subject: `message ${callId}`, body: `Body of ${callId}.` };
-      const result = await client.callTool({ name: 'send_email', arguments: input, _meta: { 'toolshed/callId': callId } }, undefined, { timeout: 120_000 });
+      const result = await client.callTool({ name: 'send_email', arguments: input, _meta: { 'toolshed/callId': callId } }, undefined, {
+        timeout: 120_000,
+      });
       return { callId, result };
     }),
   );
@@ -132,6 +143,8 @@ describe.skipIf(POSTGRES_MISSING)('three stateless serve processes sharing one P
 
   it('200 concurrent calls to random processes, 50 repeating an earlier call id: the server gets exactly 150 messages, none twice', async () => {
     // The URL comes from the environment through the host's {"env": NAME} reference, as a deployment would pass it.
-    expectOncePerCallId(await storm(await replicas({ kind: 'postgres', url: { env: 'TOOLSHED_TEST_DATABASE_URL' } }, { TOOLSHED_TEST_DATABASE_URL: db.url })));
+    expectOncePerCallId(
+      await storm(await replicas({ kind: 'postgres', url: { env: 'TOOLSHED_TEST_DATABASE_URL' } }, { TOOLSHED_TEST_DATABASE_URL: db.url })),
+    );
   });
 });

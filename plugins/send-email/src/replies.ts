@@ -19,7 +19,11 @@ export interface Reply {
 /** Read only the codes from a server reply; everything else it says is dropped here. */
 export function readReply(response: string | undefined, responseCode?: number): Reply {
   const match = /^(\d{3})[ -](?:([245]\.\d{1,3}\.\d{1,3})(?=[ \r\n]|$))?/.exec(response ?? '');
-  const code = match ? Number(match[1]) : responseCode !== undefined && responseCode >= 200 && responseCode < 600 ? responseCode : undefined;
+  const code = match
+    ? Number(match[1])
+    : responseCode !== undefined && responseCode >= 200 && responseCode < 600
+      ? responseCode
+      : undefined;
   return { code, enhanced: match?.[2] };
 }
 
@@ -47,11 +51,13 @@ export function explain(step: Step, reply: Reply): string {
   switch (step) {
     case 'AUTH':
       if (temporary) return 'the server could not check the login just now';
-      if (code === 534 || enhanced === '5.7.9') return "the server wants a stronger login method for this account (for example an app password); check the plugin's smtp options";
+      if (code === 534 || enhanced === '5.7.9')
+        return "the server wants a stronger login method for this account (for example an app password); check the plugin's smtp options";
       if (code === 538 || code === 530) return 'the server wants an encrypted connection (TLS) before a login';
       return "the SMTP server refused the login; check the plugin's smtp.user and smtp.password options";
     case 'MAIL FROM':
-      if (code === 530 || enhanced === '5.7.0') return "the server wants a login before it takes mail; set smtp.user and a password in the plugin's options";
+      if (code === 530 || enhanced === '5.7.0')
+        return "the server wants a login before it takes mail; set smtp.user and a password in the plugin's options";
       if (temporary) return 'the server cannot take mail from this sender just now';
       return "the server refused the sender address (the plugin's from option)";
     case 'RCPT TO':

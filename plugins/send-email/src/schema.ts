@@ -18,7 +18,13 @@ const Address = v.pipe(
   v.check((address) => /^[^@]{1,64}@/.test(address), 'expected at most 64 characters before the @ of an email address'),
 );
 
-const Addresses = v.union([Address, v.pipe(v.array(Address), v.check((list) => list.length > 0, 'expected at least one address'))]);
+const Addresses = v.union([
+  Address,
+  v.pipe(
+    v.array(Address),
+    v.check((list) => list.length > 0, 'expected at least one address'),
+  ),
+]);
 
 export const SendEmailInput = v.strictObject({
   to: Addresses,

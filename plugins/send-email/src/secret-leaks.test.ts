@@ -57,7 +57,9 @@ describe('send_email never reports what an SMTP server says', () => {
             ...(step === 'AUTH' ? { authRefusal: () => reply } : {}),
             ...(step === 'MAIL FROM' ? { refuseMailFrom: reply } : {}),
             ...(step === 'RCPT TO' ? { refuseRcpt: () => reply } : {}),
-            ...(step === 'RCPT TO (one of two)' ? { refuseRcpt: (address: string) => (address === 'bob@example.com' ? reply : undefined) } : {}),
+            ...(step === 'RCPT TO (one of two)'
+              ? { refuseRcpt: (address: string) => (address === 'bob@example.com' ? reply : undefined) }
+              : {}),
             ...(step === 'DATA' ? { refuseData: reply } : {}),
           };
           const harness = await makeHostHarness(
@@ -98,8 +100,16 @@ describe('send_email never reports what an SMTP server says', () => {
     const lines = replyLines('Bad credentials', spelled, 'rejected', 0.5);
     server.behaviour = { authRefusal: () => echo('AUTH', lines) };
     const { createTransport } = await import('nodemailer');
-    const transport = createTransport({ host: '127.0.0.1', port: server.port, secure: false, auth: { user: USER, pass: password }, logger: false });
-    const error = (await transport.sendMail({ from: 'bot@example.com', to: 'alice@example.com', text: 'b' }).catch((e: unknown) => e)) as { response?: string };
+    const transport = createTransport({
+      host: '127.0.0.1',
+      port: server.port,
+      secure: false,
+      auth: { user: USER, pass: password },
+      logger: false,
+    });
+    const error = (await transport.sendMail({ from: 'bot@example.com', to: 'alice@example.com', text: 'b' }).catch((e: unknown) => e)) as {
+      response?: string;
+    };
     transport.close();
     expect(error.response).toBe(`535-${lines[0]}\n535 ${lines[1]}`);
   });

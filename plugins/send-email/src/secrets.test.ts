@@ -40,7 +40,12 @@ describe('Scrubber', () => {
 
   it('leaves text without the password as it is', () => {
     const scrubber = new Scrubber('correct horse battery');
-    for (const text of ['connect ECONNREFUSED 127.0.0.1:2525', 'Invalid login: 535 5.7.8 Authentication credentials invalid', 'Greeting never received', '']) {
+    for (const text of [
+      'connect ECONNREFUSED 127.0.0.1:2525',
+      'Invalid login: 535 5.7.8 Authentication credentials invalid',
+      'Greeting never received',
+      '',
+    ]) {
       expect(scrubber.scrub(text)).toBe(text);
     }
   });

@@ -40,7 +40,10 @@ const json: Decoder = (text) => [
 // Runs of hex digits, read from the first and from the second digit (an odd run may start mid-byte).
 const hex: Decoder = (text) =>
   [0, 1].map((skip) =>
-    text.replace(/[0-9a-f]{4,}/gi, (run) => run.slice(0, skip) + Buffer.from(run.slice(skip, skip + ((run.length - skip) & ~1)), 'hex').toString('utf8')),
+    text.replace(
+      /[0-9a-f]{4,}/gi,
+      (run) => run.slice(0, skip) + Buffer.from(run.slice(skip, skip + ((run.length - skip) & ~1)), 'hex').toString('utf8'),
+    ),
   );
 
 // Runs of the base64 and base64url alphabets, with or without padding, read from each of

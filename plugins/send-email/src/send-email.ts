@@ -74,9 +74,13 @@ async function checkMessage(config: SendEmailConfig, input: SendEmailInput): Pro
   if (input.body.length > bodyChars) throw tooLong('body', input.body.length, bodyChars, 'characters');
   const subjectProblem = await decodedSubjectProblem(input.subject);
   if (subjectProblem) {
-    throw new ToolError('invalid_input', `Invalid input for send_email.subject: ${subjectProblem}. Nothing was sent; write the subject as plain text on one line.`, {
-      issues: [{ path: ['subject'], at: 'send_email.subject', message: subjectProblem }],
-    });
+    throw new ToolError(
+      'invalid_input',
+      `Invalid input for send_email.subject: ${subjectProblem}. Nothing was sent; write the subject as plain text on one line.`,
+      {
+        issues: [{ path: ['subject'], at: 'send_email.subject', message: subjectProblem }],
+      },
+    );
   }
 
   if (config.allow || config.smtp) {
@@ -119,7 +123,12 @@ async function deliverToOutbox(config: SendEmailConfig, message: Message): Promi
   } catch (error) {
     throw outboxError(config, error);
   }
-  return { messageId: message.messageId, accepted: [...new Set([...message.to, ...message.cc])], rejected: [], delivery: { via: 'outbox', file } };
+  return {
+    messageId: message.messageId,
+    accepted: [...new Set([...message.to, ...message.cc])],
+    rejected: [],
+    delivery: { via: 'outbox', file },
+  };
 }
 
 /** What went wrong with the outbox, naming paths relative to the project root only. */

@@ -81,7 +81,8 @@ describe('send_email over SMTP', () => {
     expect(mail.subject).toBe(message.subject);
     expect(mail.text).toBe(message.body.replace(/\r\n/g, '\n'));
     expect(mail.replyTo?.value.map((a) => a.address)).toEqual(['reports@example.com']);
-    const addresses = (field: typeof mail.to) => (Array.isArray(field) ? field : field ? [field] : []).flatMap((a) => a.value.map((v) => v.address));
+    const addresses = (field: typeof mail.to) =>
+      (Array.isArray(field) ? field : field ? [field] : []).flatMap((a) => a.value.map((v) => v.address));
     expect(addresses(mail.to)).toEqual(['alice@example.com', 'partner@other.org']);
     expect(addresses(mail.cc)).toEqual(['carol@example.com']);
     expect(mail.headers.has('bcc')).toBe(false);
@@ -220,12 +221,15 @@ describe('send_email refuses unsafe or over-limit input before sending', () => {
 
 describe('send_email reports every server fault as a failure', () => {
   it('lists recipients the server refused when others were accepted', async () => {
-    server.behaviour.refuseRcpt = (address) => (address === 'partner@other.org' ? { code: 550, text: '5.1.1 No such user here' } : undefined);
+    server.behaviour.refuseRcpt = (address) =>
+      address === 'partner@other.org' ? { code: 550, text: '5.1.1 No such user here' } : undefined;
     const h = await open();
     const output = success(await h.send(message)).output as { accepted: string[]; rejected: { address: string; reason: string }[] };
     expect(output.accepted).toEqual(['alice@example.com', 'carol@example.com']);
     // The server's codes with a fixed explanation; its own words never pass on.
-    expect(output.rejected).toEqual([{ address: 'partner@other.org', reason: '550 5.1.1 (the server has no such mailbox, or does not take mail for it)' }]);
+    expect(output.rejected).toEqual([
+      { address: 'partner@other.org', reason: '550 5.1.1 (the server has no such mailbox, or does not take mail for it)' },
+    ]);
     expect(server.received[0]!.envelope.to.sort()).toEqual(['alice@example.com', 'carol@example.com']);
   });
 

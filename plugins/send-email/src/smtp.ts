@@ -3,7 +3,6 @@ import type { SendEmailConfig, SmtpConfig } from './config.js';
 import { mailFields, type Message } from './message.js';
 import { describeReply, readReply, stepOf } from './replies.js';
 import type { SendEmailOutput } from './schema.js';
-import type { Scrubber } from './secrets.js';
 import { dataStarted, inDoubt, WATCH, watchData, type DataWatch } from './data-watch.js';
 
 type Transporter = import('nodemailer').Transporter;
@@ -48,7 +47,9 @@ export class SmtpSender {
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
     try {
-      info = await transport.sendMail({ ...mailFields(message), signal: cancel.signal, [WATCH]: watch } as Parameters<Transporter['sendMail']>[0]);
+      info = await transport.sendMail({ ...mailFields(message), signal: cancel.signal, [WATCH]: watch } as Parameters<
+        Transporter['sendMail']
+      >[0]);
     } catch (error) {
       // A refusal after the content is a final reply: the server did not keep the message.
       const refused = (error as SmtpFault).code === 'EMESSAGE' && (error as SmtpFault).responseCode !== undefined;
@@ -58,7 +59,9 @@ export class SmtpSender {
       signal.removeEventListener('abort', onAbort);
     }
     // The server's words never pass on (they may echo a secret): its codes and a fixed explanation do.
-    const reasons = new Map((info.rejectedErrors ?? []).map((e) => [e.recipient, describeReply('RCPT TO', readReply(e.response, e.responseCode))]));
+    const reasons = new Map(
+      (info.rejectedErrors ?? []).map((e) => [e.recipient, describeReply('RCPT TO', readReply(e.response, e.responseCode))]),
+    );
     const accepted = (info.accepted ?? []).map(String);
     const rejected = (info.rejected ?? []).map(String).map((address) => ({
       address,
@@ -105,12 +108,16 @@ export class SmtpSender {
   }
 
   #fault(error: SmtpFault, signal: AbortSignal): Error {
-    if (signal.aborted) return new ToolError('execution_failed', 'send_email was cancelled before the message content was sent; nothing was delivered.');
+    if (signal.aborted)
+      return new ToolError('execution_failed', 'send_email was cancelled before the message content was sent; nothing was delivered.');
     const scrub = (text: string) => this.#config.scrubber.scrub(text);
     const at = `the SMTP server at ${this.where}`;
     // Only the reply's codes and a fixed explanation are shown; nodemailer appends the server's
     // words to error.message whenever there was a reply, so that message is used only without one.
-    const said = error.response || error.responseCode ? describeReply(stepOf(error.command), readReply(error.response, error.responseCode)) : undefined;
+    const said =
+      error.response || error.responseCode
+        ? describeReply(stepOf(error.command), readReply(error.response, error.responseCode))
+        : undefined;
     const local = scrub(error.response ? '' : (error.message ?? ''));
     const step = error.command ? ` to ${error.command.replace(/^AUTH .*/, 'AUTH')}` : '';
     let message: string;
@@ -148,7 +155,8 @@ export class SmtpSender {
 }
 
 function advice(code: number | undefined): string {
-  if (code !== undefined && code >= 400 && code < 500) return 'Nothing was delivered; this is a temporary refusal, so retrying later may work.';
+  if (code !== undefined && code >= 400 && code < 500)
+    return 'Nothing was delivered; this is a temporary refusal, so retrying later may work.';
   if (code !== undefined && code >= 500) return 'Nothing was delivered; this is a permanent refusal, so do not retry it unchanged.';
   return 'Nothing was delivered.';
 }

@@ -30,6 +30,15 @@ export async function decodedSubjectProblem(subject: string): Promise<string | u
 
 function describeChar(char: string): string {
   const code = char.codePointAt(0)!;
-  const name = code === 0x0d ? 'a carriage return (CR)' : code === 0x0a ? 'a line feed (LF)' : code === 0x2028 ? 'a line separator (U+2028)' : code === 0x2029 ? 'a paragraph separator (U+2029)' : 'a control character';
+  const name =
+    code === 0x0d
+      ? 'a carriage return (CR)'
+      : code === 0x0a
+        ? 'a line feed (LF)'
+        : code === 0x2028
+          ? 'a line separator (U+2028)'
+          : code === 0x2029
+            ? 'a paragraph separator (U+2029)'
+            : 'a control character';
   return `${name} U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 }

@@ -36,9 +36,9 @@ function install(name: string, dir: string): void {
 }
 
 const echoManifest = (): ToolDefinition[] =>
-  (JSON.parse(readFileSync(path.join(workspace, 'plugins/echo/dist/toolshed.json'), 'utf8')) as { tools: { definition: ToolDefinition }[] }).tools.map(
-    (tool) => tool.definition,
-  );
+  (
+    JSON.parse(readFileSync(path.join(workspace, 'plugins/echo/dist/toolshed.json'), 'utf8')) as { tools: { definition: ToolDefinition }[] }
+  ).tools.map((tool) => tool.definition);
 
 // A fresh project, as a user has it after `npm install @toolshed/cli @toolshed/tool-echo`.
 beforeEach(() => {
@@ -95,14 +95,20 @@ describe('toolshed context', () => {
   it('a budget that is not a whole number of tokens is a usage error', async () => {
     for (const budget of ['x', '0', '-5', '1.5']) {
       const run = await toolshed(['context', '--budget', budget]);
-      expect(run, budget).toMatchObject({ code: 2, stdout: '', stderr: `toolshed: --budget must be a whole number of tokens above 0, got "${budget}".\n` });
+      expect(run, budget).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `toolshed: --budget must be a whole number of tokens above 0, got "${budget}".\n`,
+      });
     }
   });
 
   it('an unknown format is a usage error naming the formats', async () => {
     const run = await toolshed(['context', '--format', 'claude']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/argument 'claude' is invalid\. Allowed choices are openai, openai-strict, openai-responses, openai-responses-strict, anthropic, gemini, mcp\./);
+    expect(run.stderr).toMatch(
+      /argument 'claude' is invalid\. Allowed choices are openai, openai-strict, openai-responses, openai-responses-strict, anthropic, gemini, mcp\./,
+    );
   });
 
   it("runs the README's commands as written", async () => {
@@ -117,10 +123,15 @@ describe('toolshed context', () => {
     write('toolshed.config.json', { exposure: { mode: 'search' } });
     const run = await toolshed(['context']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    const line = /^up front with tool search \(exposure "search" in toolshed\.config\.json\): (\d+) tokens, \d+ bytes \(tool_search\); the others are sent once a search finds them$/m.exec(run.stdout);
+    const line =
+      /^up front with tool search \(exposure "search" in toolshed\.config\.json\): (\d+) tokens, \d+ bytes \(tool_search\); the others are sent once a search finds them$/m.exec(
+        run.stdout,
+      );
     expect(line).not.toBeNull();
     const upFront = Number(line![1]);
-    const json = JSON.parse((await toolshed(['context', '--json', '--budget', String(upFront)])).stdout) as { upFront: { tools: string[]; total: { tokens: number } } };
+    const json = JSON.parse((await toolshed(['context', '--json', '--budget', String(upFront)])).stdout) as {
+      upFront: { tools: string[]; total: { tokens: number } };
+    };
     expect(json.upFront).toMatchObject({ tools: ['tool_search'], total: { tokens: upFront } });
     // The budget counts what is sent up front, not every definition.
     expect((await toolshed(['context', '--budget', String(upFront)])).code).toBe(0);
@@ -134,7 +145,8 @@ describe('toolshed context', () => {
     const run = await toolshed(['context']);
     expect(run).toMatchObject({
       code: 2,
-      stderr: 'toolshed: exposure in toolshed.config.json: exposure.alwaysLoaded names "echoo", which the registry does not have; fix the name or drop it.\n',
+      stderr:
+        'toolshed: exposure in toolshed.config.json: exposure.alwaysLoaded names "echoo", which the registry does not have; fix the name or drop it.\n',
     });
   });
 
@@ -151,9 +163,20 @@ describe('toolshed call --transcript', () => {
     const transcript = path.join(project, 'run.jsonl');
     const run = await toolshed(['call', 'echo', '{"text":"hi"}', '--transcript', transcript]);
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    const lines = readFileSync(transcript, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = readFileSync(transcript, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const { total } = await measureTools(echoManifest(), { format: 'openai' });
     expect(lines.map((line) => line.type)).toEqual(['definitions', 'call.start', 'call.end']);
-    expect(lines[0]).toEqual({ type: 'definitions', format: 'openai', tokenizer: 'o200k_base', tools: 1, tokens: total.tokens, bytes: total.bytes, at: expect.any(Number) });
+    expect(lines[0]).toEqual({
+      type: 'definitions',
+      format: 'openai',
+      tokenizer: 'o200k_base',
+      tools: 1,
+      tokens: total.tokens,
+      bytes: total.bytes,
+      at: expect.any(Number),
+    });
   });
 });

@@ -36,19 +36,24 @@ function printTable(report: ContextReport): void {
   ]);
   const head = ['tool', 'description', 'input', 'output', 'tokens', 'bytes'];
   const widths = head.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[0]!) : cell.padStart(widths[column]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[0]!) : cell.padStart(widths[column]!))).join('  ');
   process.stdout.write(`${style('bold', line(head))}\n`);
   for (const row of rows) process.stdout.write(`${line(row)}\n`);
   const count = `${report.tools.length} tool${report.tools.length === 1 ? '' : 's'}`;
   const why = ESTIMATED[report.format];
   const counted = why ? `estimated with o200k_base (${why})` : 'counted with o200k_base';
-  process.stdout.write(`total: ${report.total.tokens} tokens, ${report.total.bytes} bytes for ${count} in ${report.format} format, ${counted}\n`);
+  process.stdout.write(
+    `total: ${report.total.tokens} tokens, ${report.total.bytes} bytes for ${count} in ${report.format} format, ${counted}\n`,
+  );
 }
 
 export function registerContext(program: Command): void {
   program
     .command('context')
-    .description("What the tools' definitions cost in every request: bytes and tokens per tool and in total, split into description, input and output schema")
+    .description(
+      "What the tools' definitions cost in every request: bytes and tokens per tool and in total, split into description, input and output schema",
+    )
     .addOption(new Option('--format <api>', 'the request format to measure').choices(SCHEMA_FORMATS).default('openai'))
     .option('--json', 'print the report as JSON')
     .option('--budget <tokens>', 'exit 1 when the total is over this many tokens (for CI)')
@@ -71,7 +76,9 @@ export function registerContext(program: Command): void {
       const sent = upFront?.report.total ?? report.total;
       if (options.json) {
         const extra = {
-          ...(upFront ? { upFront: { decision: upFront.decision, tools: upFront.report.tools.map((tool) => tool.name), total: upFront.report.total } } : {}),
+          ...(upFront
+            ? { upFront: { decision: upFront.decision, tools: upFront.report.tools.map((tool) => tool.name), total: upFront.report.total } }
+            : {}),
           ...(budget === undefined ? {} : { budget }),
         };
         process.stdout.write(`${JSON.stringify({ ...report, ...extra }, null, 2)}\n`);

@@ -20,7 +20,14 @@ export async function runList(options: { json?: boolean }): Promise<void> {
   const tools = definitions.map((tool) => {
     const plugin = pluginOf(tool.name);
     // `source: "mcp"` marks a tool of a mounted MCP server (then `plugin` is the server's name).
-    return { name: tool.name, description: tool.description, plugin: plugin?.name, version: plugin?.version, source: plugin?.source, annotations: tool.annotations ?? {} };
+    return {
+      name: tool.name,
+      description: tool.description,
+      plugin: plugin?.name,
+      version: plugin?.version,
+      source: plugin?.source,
+      annotations: tool.annotations ?? {},
+    };
   });
   if (options.json) {
     process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);

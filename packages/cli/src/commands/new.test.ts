@@ -16,6 +16,7 @@ function toolshed(args: string[], cwd: string): Promise<{ code: number; stdout: 
   });
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON read field by field in a test
 const readJson = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as Record<string, any>;
 
 let dir: string;
@@ -48,7 +49,9 @@ describe('toolshed new plugin, outside a workspace', () => {
     for (const range of Object.values({ ...pkg.dependencies, ...pkg.devDependencies })) {
       expect(range).toMatch(/^[~^]\d+\.\d+\.\d+$/);
     }
-    expect(Object.keys(pkg.devDependencies)).toEqual(expect.arrayContaining(['@toolshed/core', '@toolshed/host', '@toolshed/testing', 'typescript', 'vitest']));
+    expect(Object.keys(pkg.devDependencies)).toEqual(
+      expect.arrayContaining(['@toolshed/core', '@toolshed/host', '@toolshed/testing', 'typescript', 'vitest']),
+    );
     const index = await readFile(join(pkgDir, 'src/index.ts'), 'utf8');
     expect(index).toContain("name: '@acme/tool-word-count'");
     expect(await readFile(join(pkgDir, 'src/index.test.ts'), 'utf8')).toContain("from '@toolshed/testing'");

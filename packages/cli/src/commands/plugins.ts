@@ -30,7 +30,7 @@ export function registerPlugins(program: Command): void {
     .command('plugins')
     .description('Show every plugin found: version, source, tools, status, warnings and errors (exit 1 if one you named failed)')
     .option('--json', 'print the report as JSON')
-    .option('--refresh', "start every MCP server once and rewrite its cached tool list")
+    .option('--refresh', 'start every MCP server once and rewrite its cached tool list')
     .action(async (options: { json?: boolean; refresh?: boolean }) => {
       const { plugins, warnings, failed } = await pluginReport({ refresh: options.refresh === true });
       if (failed) process.exitCode = 1;
@@ -39,11 +39,15 @@ export function registerPlugins(program: Command): void {
         return;
       }
       if (plugins.length === 0) {
-        process.stdout.write('No plugins. Install a Toolshed plugin package (e.g. npm install @toolshed/tool-echo) or name one in toolshed.config.json.\n');
+        process.stdout.write(
+          'No plugins. Install a Toolshed plugin package (e.g. npm install @toolshed/tool-echo) or name one in toolshed.config.json.\n',
+        );
       }
       for (const plugin of plugins) {
         const status = plugin.status === 'loaded' ? style('green', 'loaded') : style('red', plugin.status);
-        process.stdout.write(`${style('bold', pluginLabel(plugin))}  ${status}  ${style('dim', `from ${SOURCES[plugin.source]}: ${plugin.spec}`)}\n`);
+        process.stdout.write(
+          `${style('bold', pluginLabel(plugin))}  ${status}  ${style('dim', `from ${SOURCES[plugin.source]}: ${plugin.spec}`)}\n`,
+        );
         if (plugin.server) process.stdout.write(`  server: ${describeServer(plugin.server)}\n`);
         if (plugin.tools.length > 0) process.stdout.write(`  tools: ${plugin.tools.join(', ')}\n`);
         if (plugin.error) process.stdout.write(`  error (${plugin.error.phase}): ${plugin.error.message}\n`);

@@ -51,7 +51,13 @@ describe('toolshed schema --format', () => {
     const run = await toolshed(['schema', 'echo', '--format', 'openai-responses-strict']);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual([
-      { type: 'function', name: 'echo', description: echoDescription, parameters: { ...echoSchema, additionalProperties: false }, strict: true },
+      {
+        type: 'function',
+        name: 'echo',
+        description: echoDescription,
+        parameters: { ...echoSchema, additionalProperties: false },
+        strict: true,
+      },
     ]);
   });
 
@@ -82,7 +88,9 @@ describe('toolshed schema --format', () => {
     const run = await toolshed(['schema', '--format', 'cohere']);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain("argument 'cohere' is invalid. Allowed choices are openai, openai-strict, openai-responses, openai-responses-strict, anthropic, gemini, mcp.");
+    expect(run.stderr).toContain(
+      "argument 'cohere' is invalid. Allowed choices are openai, openai-strict, openai-responses, openai-responses-strict, anthropic, gemini, mcp.",
+    );
   });
 });
 
@@ -115,7 +123,9 @@ export default definePlugin({ name: 'labels-plugin', apiVersion: 1, tools: [defi
   it('exits 1 naming the tool, the field and the reason, and prints no tools', async () => {
     const run = await toolshed(['schema', '--format', 'openai-strict'], dir);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('Tool "set_labels" cannot be sent with OpenAI strict mode:\n  - field "labels": it is a record with open-ended keys');
+    expect(run.stderr).toContain(
+      'Tool "set_labels" cannot be sent with OpenAI strict mode:\n  - field "labels": it is a record with open-ended keys',
+    );
     expect(run.code).toBe(1);
     // The same tool is fine without strict.
     const plain = await toolshed(['schema', '--format', 'openai'], dir);

@@ -7,7 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../dist/toolshed.js', import.meta.url));
 const workspace = fileURLToPath(new URL('../../../..', import.meta.url));
-const BUNDLED = { '@toolshed/tool-echo': 'plugins/echo', '@toolshed/tool-read-file': 'plugins/read-file', '@toolshed/tool-send-email': 'plugins/send-email' };
+const BUNDLED = {
+  '@toolshed/tool-echo': 'plugins/echo',
+  '@toolshed/tool-read-file': 'plugins/read-file',
+  '@toolshed/tool-send-email': 'plugins/send-email',
+};
 
 let project: string;
 
@@ -38,8 +42,16 @@ beforeEach(() => {
 afterEach(() => rmSync(project, { recursive: true, force: true }));
 
 const definitions = [
-  { name: 'read_text_file', description: 'Read a whole text file; head or tail for its first or last lines.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
-  { name: 'read_multiple_files', description: 'Read several files in one call.', inputSchema: { type: 'object', properties: { paths: { type: 'array' } } } },
+  {
+    name: 'read_text_file',
+    description: 'Read a whole text file; head or tail for its first or last lines.',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+  },
+  {
+    name: 'read_multiple_files',
+    description: 'Read several files in one call.',
+    inputSchema: { type: 'object', properties: { paths: { type: 'array' } } },
+  },
   { name: 'git_log', description: 'Show the commit history of a repository.', inputSchema: { type: 'object' } },
 ];
 
@@ -79,9 +91,15 @@ describe('toolshed search', () => {
     const cases: [string, RegExp][] = [
       ['missing.json', /^toolshed: --definitions missing\.json: cannot read it \(ENOENT\)\.\n$/],
       ['broken.json', /^toolshed: --definitions broken\.json is not valid JSON \(.+\)\.\n$/],
-      ['object.json', /^toolshed: --definitions object\.json must hold a JSON array of tool definitions \(\{name, description, inputSchema\}\)\.\n$/],
+      [
+        'object.json',
+        /^toolshed: --definitions object\.json must hold a JSON array of tool definitions \(\{name, description, inputSchema\}\)\.\n$/,
+      ],
       ['nameless.json', /^toolshed: --definitions nameless\.json: Tool definition \[0\] has no "name" \(a non-empty string\)\.\n$/],
-      ['twice.json', /^toolshed: --definitions twice\.json: Tool definition \[1\]: the name "read_text_file" is given twice; tool names are unique\.\n$/],
+      [
+        'twice.json',
+        /^toolshed: --definitions twice\.json: Tool definition \[1\]: the name "read_text_file" is given twice; tool names are unique\.\n$/,
+      ],
     ];
     for (const [file, message] of cases) {
       const run = await toolshed(['search', 'read', '--definitions', file]);

@@ -33,7 +33,8 @@ function readDefinitions(file: string): SearchableTool[] {
   } catch (error) {
     throw new UsageError(`--definitions ${file} is not valid JSON (${(error as Error).message}).`);
   }
-  if (!Array.isArray(value)) throw new UsageError(`--definitions ${file} must hold a JSON array of tool definitions ({name, description, inputSchema}).`);
+  if (!Array.isArray(value))
+    throw new UsageError(`--definitions ${file} must hold a JSON array of tool definitions ({name, description, inputSchema}).`);
   return value as SearchableTool[];
 }
 
@@ -42,7 +43,10 @@ export function registerSearch(program: Command): void {
     .command('search')
     .description("Search the tools by what they do, as a model's tool_search would: best matches first")
     .argument('<query...>', 'what the tool should do, in a few words')
-    .option('--definitions <file>', 'search the definitions in this JSON file (an array of {name, description, inputSchema}) instead of the plugins')
+    .option(
+      '--definitions <file>',
+      'search the definitions in this JSON file (an array of {name, description, inputSchema}) instead of the plugins',
+    )
     .option('--limit <n>', 'how many tools at most (default 5)')
     .option('--json', 'print the hits as JSON')
     .action(async (words: string[], options: SearchCommandOptions) => {
@@ -53,7 +57,9 @@ export function registerSearch(program: Command): void {
       try {
         index = createToolIndex(definitions);
       } catch (error) {
-        throw new UsageError(`${options.definitions !== undefined ? `--definitions ${options.definitions}: ` : ''}${(error as Error).message}`);
+        throw new UsageError(
+          `${options.definitions !== undefined ? `--definitions ${options.definitions}: ` : ''}${(error as Error).message}`,
+        );
       }
       const query = words.join(' ');
       const byName = new Map(definitions.map((definition) => [definition.name, definition]));
@@ -63,7 +69,9 @@ export function registerSearch(program: Command): void {
         description: byName.get(hit.name)!.description,
       }));
       if (options.json) process.stdout.write(`${JSON.stringify(hits, null, 2)}\n`);
-      else for (const hit of hits) process.stdout.write(`${style('bold', hit.name)}  ${style('dim', String(hit.score))}\n  ${hit.description}\n`);
+      else
+        for (const hit of hits)
+          process.stdout.write(`${style('bold', hit.name)}  ${style('dim', String(hit.score))}\n  ${hit.description}\n`);
       if (hits.length === 0) {
         process.stderr.write(`toolshed search: no tool matched "${query}" among ${definitions.length}; try other words.\n`);
         process.exitCode = 1;

@@ -46,7 +46,13 @@ beforeAll(() => {
   mkdirSync(path.join(project, 'mail-fixture'));
   writeFileSync(
     path.join(project, 'mail-fixture', 'package.json'),
-    JSON.stringify({ name: 'mail-fixture', version: '1.0.0', type: 'module', exports: './index.js', peerDependencies: { '@toolshed/core': '^1' } }),
+    JSON.stringify({
+      name: 'mail-fixture',
+      version: '1.0.0',
+      type: 'module',
+      exports: './index.js',
+      peerDependencies: { '@toolshed/core': '^1' },
+    }),
   );
   writeFileSync(path.join(project, 'mail-fixture', 'index.js'), PLUGIN);
   writeFileSync(path.join(project, 'toolshed.config.json'), JSON.stringify({ plugins: ['./mail-fixture'] }));
@@ -63,7 +69,9 @@ afterAll(() => {
 
 async function serve(...args: string[]): Promise<Client> {
   client = new Client({ name: 'serve-approval-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'serve', ...args], cwd: project, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [bin, 'serve', ...args], cwd: project, stderr: 'pipe' }),
+  );
   return client;
 }
 

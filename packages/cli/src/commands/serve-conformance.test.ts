@@ -1,5 +1,16 @@
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,8 +40,11 @@ function expectedFailures(): { scenario: string; reason: string }[] {
 
 function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [file, ...args], { env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [file, ...args],
+      { env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -45,7 +59,13 @@ beforeAll(() => {
   mkdirSync(plugin);
   writeFileSync(
     path.join(plugin, 'package.json'),
-    JSON.stringify({ name: 'conformance-tools', version: '1.0.0', type: 'module', exports: './index.js', peerDependencies: { '@toolshed/core': '^1' } }),
+    JSON.stringify({
+      name: 'conformance-tools',
+      version: '1.0.0',
+      type: 'module',
+      exports: './index.js',
+      peerDependencies: { '@toolshed/core': '^1' },
+    }),
   );
   copyFileSync(path.join(here, 'plugin.js'), path.join(plugin, 'index.js'));
   writeFileSync(path.join(project, 'toolshed.config.json'), JSON.stringify({ plugins: ['./conformance-tools'] }));
@@ -57,9 +77,13 @@ describe('the network guard around the conformance tool', () => {
     const log = path.join(project, 'guard-self-test.log');
     // 192.0.2.1 is TEST-NET-1, reserved for documentation: nothing answers there.
     const probe = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', GUARD, '-e', "fetch('http://192.0.2.1/').catch((e) => { console.error(String(e.cause ?? e)); process.exit(3); })"], {
-        env: { ...process.env, NETWORK_GUARD_LOG: log },
-      });
+      const child = spawn(
+        process.execPath,
+        ['--import', GUARD, '-e', "fetch('http://192.0.2.1/').catch((e) => { console.error(String(e.cause ?? e)); process.exit(3); })"],
+        {
+          env: { ...process.env, NETWORK_GUARD_LOG: log },
+        },
+      );
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
       child.once('exit', (code) => resolve({ code, stderr }));
@@ -77,7 +101,16 @@ describe('@modelcontextprotocol/conformance against toolshed serve --http', { ti
     for (const { scenario, reason } of entries) expect(reason, scenario).toMatch(/^needs /);
     // Nothing about tools/list, tools/call, ping, initialize, the transport or DNS rebinding may be excused.
     const names = entries.map((e) => e.scenario);
-    for (const required of ['server-initialize', 'ping', 'tools-list', 'tools-call-simple-text', 'tools-call-error', 'tools-call-with-progress', 'server-sse-multiple-streams', 'dns-rebinding-protection']) {
+    for (const required of [
+      'server-initialize',
+      'ping',
+      'tools-list',
+      'tools-call-simple-text',
+      'tools-call-error',
+      'tools-call-with-progress',
+      'server-sse-multiple-streams',
+      'dns-rebinding-protection',
+    ]) {
       expect(names).not.toContain(required);
     }
   });
@@ -103,26 +136,38 @@ describe('@modelcontextprotocol/conformance against toolshed serve --http', { ti
         });
         const outDir = path.join(project, `results-${mode}`);
         const guardLog = path.join(project, `network-${mode}.log`);
-        const result = await run(CONFORMANCE, ['server', '--url', url, '--suite', 'all', '--expected-failures', EXPECTED_FAILURES, '-o', outDir], {
-          NODE_OPTIONS: `--import ${GUARD}`,
-          NETWORK_GUARD_LOG: guardLog,
-          NO_COLOR: '1',
-        });
+        const result = await run(
+          CONFORMANCE,
+          ['server', '--url', url, '--suite', 'all', '--expected-failures', EXPECTED_FAILURES, '-o', outDir],
+          {
+            NODE_OPTIONS: `--import ${GUARD}`,
+            NETWORK_GUARD_LOG: guardLog,
+            NO_COLOR: '1',
+          },
+        );
         // What each scenario found, from the suite's own result files.
         const failed = new Map<string, string[]>();
         const ran: string[] = [];
         for (const dir of readdirSync(outDir)) {
           const scenario = dir.replace(/^server-/, '').replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, '');
           ran.push(scenario);
-          const checks = JSON.parse(readFileSync(path.join(outDir, dir, 'checks.json'), 'utf8')) as { id: string; status: string; errorMessage?: string }[];
-          const bad = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => `${c.id}: ${c.errorMessage ?? c.status}`);
+          const checks = JSON.parse(readFileSync(path.join(outDir, dir, 'checks.json'), 'utf8')) as {
+            id: string;
+            status: string;
+            errorMessage?: string;
+          }[];
+          const bad = checks
+            .filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
+            .map((c) => `${c.id}: ${c.errorMessage ?? c.status}`);
           if (bad.length) failed.set(scenario, bad);
         }
         expect(ran).toHaveLength(32);
         const expected = expectedFailures().map((e) => e.scenario);
         const unexpected = Object.fromEntries([...failed].filter(([scenario]) => !expected.includes(scenario)));
         // Stateless by choice: the suite warns that no session id came back, and nothing else differs.
-        expect(unexpected).toEqual(mode === 'stateless' ? { 'server-sse-multiple-streams': ['server-sse-multiple-streams-session: WARNING'] } : {});
+        expect(unexpected).toEqual(
+          mode === 'stateless' ? { 'server-sse-multiple-streams': ['server-sse-multiple-streams-session: WARNING'] } : {},
+        );
         // An entry that passes now is stale: it must leave the file.
         expect(expected.filter((scenario) => !failed.has(scenario))).toEqual([]);
         if (mode === 'sessions') {

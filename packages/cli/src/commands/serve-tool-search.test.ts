@@ -11,7 +11,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../dist/toolshed.js', import.meta.url));
 const workspace = fileURLToPath(new URL('../../../..', import.meta.url));
-const BUNDLED = { '@toolshed/tool-echo': 'plugins/echo', '@toolshed/tool-read-file': 'plugins/read-file', '@toolshed/tool-send-email': 'plugins/send-email' };
+const BUNDLED = {
+  '@toolshed/tool-echo': 'plugins/echo',
+  '@toolshed/tool-read-file': 'plugins/read-file',
+  '@toolshed/tool-send-email': 'plugins/send-email',
+};
 
 let project: string;
 const clients: Client[] = [];
@@ -48,7 +52,9 @@ async function stdioClient(args: string[]): Promise<{ client: Client; changes: (
     count++;
     wake?.();
   });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'serve', ...args], cwd: project, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [bin, 'serve', ...args], cwd: project, stderr: 'pipe' }),
+  );
   clients.push(client);
   return { client, changes: () => count, changed: () => new Promise<void>((resolve) => (count > 0 ? resolve() : (wake = resolve))) };
 }
@@ -129,7 +135,8 @@ describe('toolshed serve --tool-search', { timeout: 30_000 }, () => {
     const stateless = await toolshed(['serve', '--tool-search', '--http', '127.0.0.1:0', '--stateless']);
     expect(stateless).toMatchObject({
       code: 2,
-      stderr: 'toolshed: --tool-search needs sessions: a stateless server forgets between requests what a search found. Drop --stateless, or use exposure "always".\n',
+      stderr:
+        'toolshed: --tool-search needs sessions: a stateless server forgets between requests what a search found. Drop --stateless, or use exposure "always".\n',
     });
     write('toolshed.config.json', { exposure: { mode: 'search', alwaysLoaded: ['read_fil'] } });
     const missing = await toolshed(['serve']);

@@ -91,7 +91,13 @@ beforeAll(() => {
   mkdirSync(path.join(project, 'serve-fixture'));
   writeFileSync(
     path.join(project, 'serve-fixture', 'package.json'),
-    JSON.stringify({ name: 'serve-fixture', version: '1.0.0', type: 'module', exports: './index.js', peerDependencies: { '@toolshed/core': '^1' } }),
+    JSON.stringify({
+      name: 'serve-fixture',
+      version: '1.0.0',
+      type: 'module',
+      exports: './index.js',
+      peerDependencies: { '@toolshed/core': '^1' },
+    }),
   );
   writeFileSync(path.join(project, 'serve-fixture', 'index.js'), PLUGIN);
   writeFileSync(path.join(project, 'toolshed.config.json'), JSON.stringify({ plugins: ['./serve-fixture'] }));
@@ -254,7 +260,10 @@ describe('toolshed serve --http', { timeout: 30_000 }, () => {
     const first = await serveHttp(['127.0.0.1:0']);
     try {
       const port = new URL(first.url).port;
-      const child = spawn(process.execPath, [bin, 'serve', '--http', `127.0.0.1:${port}`], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [bin, 'serve', '--http', `127.0.0.1:${port}`], {
+        cwd: project,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let err = '';
       child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -272,7 +281,9 @@ describe('toolshed serve --http', { timeout: 30_000 }, () => {
  * goes to the next backend in turn (GETs to the first). `served` records which
  * backend took each JSON-RPC method.
  */
-async function roundRobin(backends: string[]): Promise<{ url: string; served: { backend: number; method: string }[]; close(): Promise<void> }> {
+async function roundRobin(
+  backends: string[],
+): Promise<{ url: string; served: { backend: number; method: string }[]; close(): Promise<void> }> {
   const served: { backend: number; method: string }[] = [];
   let next = 0;
   const proxy = createServer((req, res) => {
@@ -281,7 +292,10 @@ async function roundRobin(backends: string[]): Promise<{ url: string; served: { 
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const backend = req.method === 'POST' ? next++ % backends.length : 0;
-      served.push({ backend, method: req.method === 'POST' ? (JSON.parse(body.toString('utf8')) as { method?: string }).method ?? 'response' : req.method! });
+      served.push({
+        backend,
+        method: req.method === 'POST' ? ((JSON.parse(body.toString('utf8')) as { method?: string }).method ?? 'response') : req.method!,
+      });
       const target = new URL(backends[backend]!);
       const forward = httpRequest(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
         res.writeHead(answer.statusCode!, answer.headers);
@@ -311,7 +325,9 @@ describe('toolshed serve --http --stateless', { timeout: 30_000 }, () => {
       expect(transport.sessionId).toBeUndefined();
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['shout', 'slow', 'steps', 'advance', 'probe']);
       for (let i = 0; i < 10; i += 1) {
-        expect((await client.callTool({ name: 'shout', arguments: { text: `call ${i}` } })).structuredContent).toEqual({ text: `CALL ${i}` });
+        expect((await client.callTool({ name: 'shout', arguments: { text: `call ${i}` } })).structuredContent).toEqual({
+          text: `CALL ${i}`,
+        });
       }
       const invalid = await client.callTool({ name: 'shout', arguments: { text: 1 } });
       expect(text(invalid)).toMatch(/^Invalid input for shout\.text: /);
@@ -367,12 +383,19 @@ describe('toolshed serve --http --stateless', { timeout: 30_000 }, () => {
         fetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'o', version: '1' } } }),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'o', version: '1' } },
+          }),
         });
       expect((await init('https://app.example')).status).toBe(200);
       const refused = await init('https://evil.example');
       expect(refused.status).toBe(403);
-      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/^Forbidden: requests from the web origin "https:\/\/evil\.example" are not allowed\./);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+        /^Forbidden: requests from the web origin "https:\/\/evil\.example" are not allowed\./,
+      );
     } finally {
       child.kill('SIGTERM');
     }
@@ -380,7 +403,10 @@ describe('toolshed serve --http --stateless', { timeout: 30_000 }, () => {
   });
 
   it('refuses an --allow-origin that is not an origin, as a usage error', async () => {
-    const child = spawn(process.execPath, [bin, 'serve', '--http', '0', '--allow-origin', 'https://app.example/path'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'serve', '--http', '0', '--allow-origin', 'https://app.example/path'], {
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
     expect(await new Promise<number | null>((resolve) => child.once('exit', resolve))).toBe(2);

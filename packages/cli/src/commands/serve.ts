@@ -31,9 +31,18 @@ export function registerServe(program: Command): void {
     )
     .option('--http <[host:]port>', 'serve at http://HOST:PORT/mcp instead of stdio (HOST defaults to 127.0.0.1; port 0 picks a free one)')
     .option('-y, --yes', 'run tools that need approval (destructive, open-world): the MCP client asks its user before each call')
-    .option('--stateless', 'with --http: no sessions, every POST served on its own, so replicas can stand behind a load balancer without affinity')
-    .option('--allow-origin <origin...>', 'with --http: web origins allowed to call besides this machine\'s own, e.g. https://app.example (any other Origin gets 403)')
-    .option('--tool-search', 'list only a tool_search tool (and exposure.alwaysLoaded) up front; each search makes its matches available and tells the client the list changed')
+    .option(
+      '--stateless',
+      'with --http: no sessions, every POST served on its own, so replicas can stand behind a load balancer without affinity',
+    )
+    .option(
+      '--allow-origin <origin...>',
+      "with --http: web origins allowed to call besides this machine's own, e.g. https://app.example (any other Origin gets 403)",
+    )
+    .option(
+      '--tool-search',
+      'list only a tool_search tool (and exposure.alwaysLoaded) up front; each search makes its matches available and tells the client the list changed',
+    )
     .action(async (options: { http?: string; stateless?: boolean; allowOrigin?: string[]; yes?: boolean; toolSearch?: boolean }) => {
       // The MCP SDK takes ~300 ms to import: only this command pays for it.
       const mcp = await loadMcp();

@@ -46,4 +46,3 @@ export function writePlugin(name: string, options: NewPluginOptions): void {
       `\nNext:\n  cd ${shown}\n  ${install}\n  npm test\n  npm run build\n`,
   );
 }
-

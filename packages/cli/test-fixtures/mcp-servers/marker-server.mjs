@@ -54,7 +54,13 @@ function newServer(label) {
       return { content: [{ type: 'text', text: 'grown' }] };
     }
     const text =
-      name === 'whoami' ? `marker-server over ${label}` : name === 'wipe' ? `wiped ${args.target}` : name === 'multiply' ? String(args.a * args.b) : undefined;
+      name === 'whoami'
+        ? `marker-server over ${label}`
+        : name === 'wipe'
+          ? `wiped ${args.target}`
+          : name === 'multiply'
+            ? String(args.a * args.b)
+            : undefined;
     if (text === undefined) return { isError: true, content: [{ type: 'text', text: `no tool ${name}` }] };
     return { content: [{ type: 'text', text }] };
   });

@@ -34,7 +34,10 @@ export function render(format: ContextFormat, definitions: readonly ToolDefiniti
     case 'openai':
     case 'openai-strict': {
       const tools = adapters[format].tools(definitions);
-      return { payload: tools, tools: tools.map((tool) => part(tool.function.name, tool, tool.function.description, tool.function.parameters)) };
+      return {
+        payload: tools,
+        tools: tools.map((tool) => part(tool.function.name, tool, tool.function.description, tool.function.parameters)),
+      };
     }
     case 'openai-responses':
     case 'openai-responses-strict': {
@@ -49,12 +52,17 @@ export function render(format: ContextFormat, definitions: readonly ToolDefiniti
       const payload = adapters.gemini.tools(definitions);
       return {
         payload,
-        tools: payload[0].functionDeclarations.map((declaration) => part(declaration.name, declaration, declaration.description, declaration.parameters)),
+        tools: payload[0].functionDeclarations.map((declaration) =>
+          part(declaration.name, declaration, declaration.description, declaration.parameters),
+        ),
       };
     }
     case 'mcp': {
       const tools = adapters.mcp.tools(definitions);
-      return { payload: { tools }, tools: tools.map((tool) => part(tool.name, tool, tool.description, tool.inputSchema, tool.outputSchema)) };
+      return {
+        payload: { tools },
+        tools: tools.map((tool) => part(tool.name, tool, tool.description, tool.inputSchema, tool.outputSchema)),
+      };
     }
   }
 }

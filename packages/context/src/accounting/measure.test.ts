@@ -102,13 +102,21 @@ describe('measureTools', () => {
 
   it('refuses an unknown format, naming the ones there are', async () => {
     await expect(measureTools([ping], { format: 'claude' as never })).rejects.toThrow(
-      new TypeError('Unknown format "claude"; use one of openai, openai-strict, openai-responses, openai-responses-strict, anthropic, gemini, mcp.'),
+      new TypeError(
+        'Unknown format "claude"; use one of openai, openai-strict, openai-responses, openai-responses-strict, anthropic, gemini, mcp.',
+      ),
     );
-    await expect(measureTools({} as never, { format: 'openai' })).rejects.toThrow(/Expected a ToolRegistry or an array of tool definitions/);
+    await expect(measureTools({} as never, { format: 'openai' })).rejects.toThrow(
+      /Expected a ToolRegistry or an array of tool definitions/,
+    );
   });
 
   it('reports a schema strict mode cannot take with the providers error, naming the tool', async () => {
-    const open: ToolDefinition = { name: 'tag', description: 'Tag things.', inputSchema: { type: 'object', additionalProperties: { type: 'string' } } };
+    const open: ToolDefinition = {
+      name: 'tag',
+      description: 'Tag things.',
+      inputSchema: { type: 'object', additionalProperties: { type: 'string' } },
+    };
     const failure = measureTools([open], { format: 'openai-strict' });
     await expect(failure).rejects.toBeInstanceOf(StrictSchemaError);
     await expect(failure).rejects.toThrow(/tag/);

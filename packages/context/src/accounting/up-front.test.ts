@@ -3,7 +3,7 @@ import { measureTools, measureUpFront, TOOL_SEARCH_NAME } from '../index.js';
 import { catalogueRegistry } from '../search/tools.fixture.js';
 
 describe('measureUpFront', () => {
-  it("measures a registry under its own exposure: tool_search and the always-loaded tools", async () => {
+  it('measures a registry under its own exposure: tool_search and the always-loaded tools', async () => {
     const registry = catalogueRegistry({ mode: 'search', alwaysLoaded: ['read_file'] });
     const { decision, report } = await measureUpFront(registry, { format: 'openai' });
     expect(decision).toEqual({ deferred: true, reason: 'search' });
@@ -22,8 +22,8 @@ describe('measureUpFront', () => {
   });
 
   it('refuses an always-loaded name no tool has', async () => {
-    await expect(measureUpFront(catalogueRegistry().list(), { format: 'openai', exposure: { mode: 'search', alwaysLoaded: ['nope'] } })).rejects.toThrow(
-      'exposure.alwaysLoaded names "nope", which the registry does not have; fix the name or drop it.',
-    );
+    await expect(
+      measureUpFront(catalogueRegistry().list(), { format: 'openai', exposure: { mode: 'search', alwaysLoaded: ['nope'] } }),
+    ).rejects.toThrow('exposure.alwaysLoaded names "nope", which the registry does not have; fix the name or drop it.');
   });
 });

@@ -22,7 +22,12 @@ function toolCall(toolCallId: string, toolName: string, input: unknown): Generat
   };
 }
 
-const stop: GenerateResult = { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+const stop: GenerateResult = {
+  content: [{ type: 'text', text: 'done' }],
+  finishReason: { unified: 'stop', raw: 'stop' },
+  usage,
+  warnings: [],
+};
 
 describe('toAiSdkToolSearch', () => {
   it('drives generateText: step 1 sees only tool_search, later steps the tools it found, and their calls run', async () => {
@@ -37,7 +42,12 @@ describe('toAiSdkToolSearch', () => {
       },
     });
 
-    const result = await generateText({ model, ...toAiSdkToolSearch(registry, search), prompt: 'Weather in Oslo?', stopWhen: stepCountIs(5) });
+    const result = await generateText({
+      model,
+      ...toAiSdkToolSearch(registry, search),
+      prompt: 'Weather in Oslo?',
+      stopWhen: stepCountIs(5),
+    });
 
     const shown = prompts.map((prompt) => (prompt.tools ?? []).map((tool) => tool.name).sort());
     expect(shown[0]).toEqual([TOOL_SEARCH_NAME, 'read_file'].sort());

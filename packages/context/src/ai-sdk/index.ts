@@ -11,7 +11,10 @@ export function toAiSdkSearchTool(search: ToolSearch): Tool {
     description: definition.description,
     inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
     execute: async (input, { toolCallId, abortSignal }) => {
-      const outcome = await search.dispatch({ name: TOOL_SEARCH_NAME, input, callId: toolCallId }, abortSignal ? { signal: abortSignal } : {});
+      const outcome = await search.dispatch(
+        { name: TOOL_SEARCH_NAME, input, callId: toolCallId },
+        abortSignal ? { signal: abortSignal } : {},
+      );
       if (outcome.ok) return outcome.output;
       throw new Error(outcome.error.message);
     },

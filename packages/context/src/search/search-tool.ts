@@ -25,8 +25,16 @@ export function searchTool(find: (query: string, limit: number | undefined) => F
     description:
       'Find tools for a task. Only some tools are listed; more exist. Say in a few words what you need (e.g. "read a file", "post to slack"); the best matches are returned and can be called from your next step on.',
     input: v.object({
-      query: v.pipe(v.string(), v.trim(), v.minLength(1, 'expected some words saying what the tool should do'), v.maxLength(500), v.description('What you want to do.')),
-      limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_LIMIT), v.description('How many tools at most (default 5).'))),
+      query: v.pipe(
+        v.string(),
+        v.trim(),
+        v.minLength(1, 'expected some words saying what the tool should do'),
+        v.maxLength(500),
+        v.description('What you want to do.'),
+      ),
+      limit: v.optional(
+        v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_LIMIT), v.description('How many tools at most (default 5).')),
+      ),
     }),
     annotations: { title: 'Tool search', readOnly: true },
     run: ({ query, limit }): SearchToolOutput => {

@@ -66,7 +66,12 @@ describe('createToolSearch', () => {
       { callId: 'a', name: TOOL_SEARCH_NAME, input: { query: 'weather' } },
       { callId: 'b', name: 'get_weather', input: { city: 'Oslo' } },
     ]);
-    expect(seen).toEqual([`call.start ${TOOL_SEARCH_NAME}`, `call.end ${TOOL_SEARCH_NAME}`, 'call.start get_weather', 'call.end get_weather']);
+    expect(seen).toEqual([
+      `call.start ${TOOL_SEARCH_NAME}`,
+      `call.end ${TOOL_SEARCH_NAME}`,
+      'call.start get_weather',
+      'call.end get_weather',
+    ]);
     stop();
     await search.dispatch({ name: TOOL_SEARCH_NAME, input: { query: 'git' } });
     await registry.dispatch({ name: 'fetch', input: { url: 'x' } });
@@ -76,12 +81,18 @@ describe('createToolSearch', () => {
   it('answers a tool_search call with bad input like any tool, and finds nothing', async () => {
     const search = await createToolSearch(catalogueRegistry({ mode: 'search' }));
     const empty = await search.dispatch({ name: TOOL_SEARCH_NAME, input: { query: '   ' } });
-    expect(empty).toMatchObject({ ok: false, error: { code: 'invalid_input', message: 'Invalid input for tool_search.query: expected some words saying what the tool should do' } });
+    expect(empty).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: 'Invalid input for tool_search.query: expected some words saying what the tool should do' },
+    });
     const big = await search.dispatch({ name: TOOL_SEARCH_NAME, input: { query: 'x', limit: 500 } });
     expect(big).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(search.found()).toEqual([]);
     const none = await search.dispatch({ name: TOOL_SEARCH_NAME, input: { query: 'zzzqqq' } });
-    expect(none).toMatchObject({ ok: true, output: { tools: [], note: 'No tool matched "zzzqqq". Try other words for the task, or fewer of them.' } });
+    expect(none).toMatchObject({
+      ok: true,
+      output: { tools: [], note: 'No tool matched "zzzqqq". Try other words for the task, or fewer of them.' },
+    });
   });
 
   it('refuses a registry that has its own tool_search, and always-loaded names it lacks', async () => {
@@ -111,7 +122,10 @@ describe('deferred tools round-trip through the provider helpers', () => {
     const outcomes = await search.runToolCalls(openaiChat.parseCalls(turn1));
     const [reply] = openaiChat.results(outcomes);
     expect(reply).toMatchObject({ role: 'tool', tool_call_id: 'call_1' });
-    expect(JSON.parse(reply!.content as string).tools[0]).toEqual({ name: 'get_weather', description: 'Current weather and forecast for a city.' });
+    expect(JSON.parse(reply!.content as string).tools[0]).toEqual({
+      name: 'get_weather',
+      description: 'Current weather and forecast for a city.',
+    });
     expect(openaiChat.tools(search.tools()).map((tool) => tool.function.name)).toContain('get_weather');
 
     const turn2 = {
@@ -145,7 +159,9 @@ describe('deferred tools round-trip through the provider helpers', () => {
   it('Gemini: a functionCall without an id still searches and then calls', async () => {
     const search = await createToolSearch(catalogueRegistry({ mode: 'search' }));
     expect(gemini.tools(search.tools())[0]!.functionDeclarations.map((declaration) => declaration.name)).toEqual([TOOL_SEARCH_NAME]);
-    await search.runToolCalls(gemini.parseCalls({ parts: [{ functionCall: { name: TOOL_SEARCH_NAME, args: { query: 'current time in a time zone' } } }] }));
+    await search.runToolCalls(
+      gemini.parseCalls({ parts: [{ functionCall: { name: TOOL_SEARCH_NAME, args: { query: 'current time in a time zone' } } }] }),
+    );
     expect(gemini.tools(search.tools())[0]!.functionDeclarations.map((declaration) => declaration.name)).toContain('get_current_time');
     const [outcome] = await search.runToolCalls(
       gemini.parseCalls({ parts: [{ functionCall: { name: 'get_current_time', args: { timezone: 'Europe/Oslo' } } }] }),
@@ -168,9 +184,13 @@ describe('deferred tools round-trip through the provider helpers', () => {
       type: 'tool_search_tool_regex_20251119',
       name: 'tool_search_tool_regex',
     });
-    expect(() => toAnthropicToolsWithSearch(registry, search, { variant: 'vector' as never })).toThrow('variant must be "bm25" or "regex", got "vector".');
+    expect(() => toAnthropicToolsWithSearch(registry, search, { variant: 'vector' as never })).toThrow(
+      'variant must be "bm25" or "regex", got "vector".',
+    );
     // Claude found a deferred tool by itself: its tool_use is an ordinary call.
-    const [outcome] = await search.runToolCalls(anthropic.parseCalls([{ type: 'tool_use', id: 'toolu_9', name: 'fetch', input: { url: 'https://example.org' } }]));
+    const [outcome] = await search.runToolCalls(
+      anthropic.parseCalls([{ type: 'tool_use', id: 'toolu_9', name: 'fetch', input: { url: 'https://example.org' } }]),
+    );
     expect(outcome).toMatchObject({ ok: true, output: 'fetch(https://example.org)' });
     const always = await createToolSearch(registry, { exposure: { mode: 'always' } });
     expect(toAnthropicToolsWithSearch(registry, always).every((tool) => !('type' in tool) && !('defer_loading' in tool))).toBe(true);

@@ -1,4 +1,12 @@
-import { ToolRegistry, type DispatchOptions, type Exposure, type Outcome, type ToolCall, type ToolDefinition, type ToolEventListener } from '@toolshed/core';
+import {
+  ToolRegistry,
+  type DispatchOptions,
+  type Exposure,
+  type Outcome,
+  type ToolCall,
+  type ToolDefinition,
+  type ToolEventListener,
+} from '@toolshed/core';
 import { dispatchCalls, type ParsedToolCall, type RunToolCallsOptions } from '@toolshed/providers';
 import { measureWith } from '../accounting/measure.js';
 import { loadO200k } from '../accounting/tokenizer.js';
@@ -52,7 +60,9 @@ async function decide(exposure: Exposure, definitions: ToolDefinition[]): Promis
   // auto: the definitions as OpenAI's chat format sends them, counted with o200k.
   const { tokens } = measureWith(await loadO200k(), definitions, 'openai').total;
   const threshold = Math.floor(exposure.contextWindow * (exposure.share ?? 0.1));
-  return tokens > threshold ? { deferred: true, reason: 'over-share', tokens, threshold } : { deferred: false, reason: 'under-share', tokens, threshold };
+  return tokens > threshold
+    ? { deferred: true, reason: 'over-share', tokens, threshold }
+    : { deferred: false, reason: 'under-share', tokens, threshold };
 }
 
 /**
@@ -63,7 +73,8 @@ async function decide(exposure: Exposure, definitions: ToolDefinition[]): Promis
 export async function createToolSearch(registry: ToolRegistry, options: ToolSearchOptions = {}): Promise<ToolSearch> {
   const exposure = options.exposure ?? registry.exposure;
   const defaultLimit = options.limit ?? DEFAULT_SEARCH_LIMIT;
-  if (!Number.isInteger(defaultLimit) || defaultLimit < 1) throw new RangeError(`limit must be a whole number of at least 1, got ${String(options.limit)}.`);
+  if (!Number.isInteger(defaultLimit) || defaultLimit < 1)
+    throw new RangeError(`limit must be a whole number of at least 1, got ${String(options.limit)}.`);
   if (registry.has(TOOL_SEARCH_NAME)) {
     throw new Error(`The registry already has a tool named "${TOOL_SEARCH_NAME}"; rename it to use tool search.`);
   }
@@ -72,7 +83,9 @@ export async function createToolSearch(registry: ToolRegistry, options: ToolSear
   const alwaysLoaded = new Set(exposure.mode === 'always' ? [] : (exposure.alwaysLoaded ?? []));
   const missing = [...alwaysLoaded].filter((name) => !names.has(name));
   if (missing.length > 0) {
-    throw new Error(`exposure.alwaysLoaded names ${missing.map((name) => JSON.stringify(name)).join(', ')}, which the registry does not have; fix the name or drop it.`);
+    throw new Error(
+      `exposure.alwaysLoaded names ${missing.map((name) => JSON.stringify(name)).join(', ')}, which the registry does not have; fix the name or drop it.`,
+    );
   }
   const decision = await decide(exposure, all);
   const byName = new Map(all.map((definition) => [definition.name, definition]));
@@ -91,9 +104,7 @@ export async function createToolSearch(registry: ToolRegistry, options: ToolSear
 
   const own = new ToolRegistry({ approve: 'allow-all' })
     .register(
-      searchTool((query, limit) =>
-        search(query, limit).map((hit) => ({ name: hit.name, description: byName.get(hit.name)!.description })),
-      ),
+      searchTool((query, limit) => search(query, limit).map((hit) => ({ name: hit.name, description: byName.get(hit.name)!.description }))),
     )
     .seal();
   const searchDefinition = own.list()[0]!;
@@ -108,12 +119,15 @@ export async function createToolSearch(registry: ToolRegistry, options: ToolSear
     decision,
     searchTool: searchDefinition,
     tools: () =>
-      activeToolNames().map((name) => (name === TOOL_SEARCH_NAME ? own.list()[0]! : JSON.parse(JSON.stringify(byName.get(name)!)) as ToolDefinition)),
+      activeToolNames().map((name) =>
+        name === TOOL_SEARCH_NAME ? own.list()[0]! : (JSON.parse(JSON.stringify(byName.get(name)!)) as ToolDefinition),
+      ),
     activeToolNames,
     found: () => [...found],
     isDeferred: (name) => decision.deferred && names.has(name) && !alwaysLoaded.has(name),
     search: (query, limit) => {
-      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new RangeError(`limit must be a whole number of at least 1, got ${String(limit)}.`);
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+        throw new RangeError(`limit must be a whole number of at least 1, got ${String(limit)}.`);
       return search(query, limit);
     },
     dispatch: (call, dispatchOptions) =>

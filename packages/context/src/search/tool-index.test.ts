@@ -5,14 +5,21 @@ const tools: SearchableTool[] = [
   {
     name: 'read_text_file',
     description: 'Read a whole text file as text; head or tail give only its first or last lines.',
-    inputSchema: { type: 'object', properties: { path: { type: 'string' }, head: { type: 'number', description: 'Only the first N lines' } } },
+    inputSchema: {
+      type: 'object',
+      properties: { path: { type: 'string' }, head: { type: 'number', description: 'Only the first N lines' } },
+    },
   },
   {
     name: 'read_multiple_files',
     description: 'Read several files in one call; a file that fails does not stop the others.',
     inputSchema: { type: 'object', properties: { paths: { type: 'array', items: { type: 'string' } } } },
   },
-  { name: 'read_media_file', description: 'Read an image or audio file and return it base64-encoded with its MIME type.', inputSchema: { type: 'object' } },
+  {
+    name: 'read_media_file',
+    description: 'Read an image or audio file and return it base64-encoded with its MIME type.',
+    inputSchema: { type: 'object' },
+  },
   { name: 'git_commit', description: 'Record the staged changes in the repository with a message.', inputSchema: { type: 'object' } },
   {
     name: 'slackPostMessage',
@@ -68,10 +75,18 @@ describe('createToolIndex', () => {
   });
 
   it('refuses definitions it cannot index, naming the one that is wrong', () => {
-    expect(() => createToolIndex({} as never)).toThrow(new TypeError('createToolIndex expects an array of tool definitions ({name, description, inputSchema}).'));
-    expect(() => createToolIndex([{ description: 'x' } as never])).toThrow(new TypeError('Tool definition [0] has no "name" (a non-empty string).'));
-    expect(() => createToolIndex([tools[0]!, { name: 'x' } as never])).toThrow(new TypeError('Tool definition [1] (x) has no "description" (a string).'));
-    expect(() => createToolIndex([tools[0]!, tools[0]!])).toThrow(new TypeError('Tool definition [1]: the name "read_text_file" is given twice; tool names are unique.'));
+    expect(() => createToolIndex({} as never)).toThrow(
+      new TypeError('createToolIndex expects an array of tool definitions ({name, description, inputSchema}).'),
+    );
+    expect(() => createToolIndex([{ description: 'x' } as never])).toThrow(
+      new TypeError('Tool definition [0] has no "name" (a non-empty string).'),
+    );
+    expect(() => createToolIndex([tools[0]!, { name: 'x' } as never])).toThrow(
+      new TypeError('Tool definition [1] (x) has no "description" (a string).'),
+    );
+    expect(() => createToolIndex([tools[0]!, tools[0]!])).toThrow(
+      new TypeError('Tool definition [1]: the name "read_text_file" is given twice; tool names are unique.'),
+    );
   });
 
   it('refuses a bad query or limit', () => {

@@ -81,12 +81,16 @@ function parameterText(schema: unknown, out: string[] = [], depth = 0): string[]
 }
 
 function checkTools(tools: readonly SearchableTool[]): void {
-  if (!Array.isArray(tools)) throw new TypeError('createToolIndex expects an array of tool definitions ({name, description, inputSchema}).');
+  if (!Array.isArray(tools))
+    throw new TypeError('createToolIndex expects an array of tool definitions ({name, description, inputSchema}).');
   const seen = new Set<string>();
   tools.forEach((tool, index) => {
-    if (typeof tool?.name !== 'string' || tool.name === '') throw new TypeError(`Tool definition [${index}] has no "name" (a non-empty string).`);
-    if (typeof tool.description !== 'string') throw new TypeError(`Tool definition [${index}] (${tool.name}) has no "description" (a string).`);
-    if (seen.has(tool.name)) throw new TypeError(`Tool definition [${index}]: the name "${tool.name}" is given twice; tool names are unique.`);
+    if (typeof tool?.name !== 'string' || tool.name === '')
+      throw new TypeError(`Tool definition [${index}] has no "name" (a non-empty string).`);
+    if (typeof tool.description !== 'string')
+      throw new TypeError(`Tool definition [${index}] (${tool.name}) has no "description" (a string).`);
+    if (seen.has(tool.name))
+      throw new TypeError(`Tool definition [${index}]: the name "${tool.name}" is given twice; tool names are unique.`);
     seen.add(tool.name);
   });
 }
@@ -111,7 +115,12 @@ export function createToolIndex(tools: readonly SearchableTool[]): ToolIndex {
     },
   });
   index.addAll(
-    tools.map((tool) => ({ id: tool.name, name: tool.name, description: tool.description, params: parameterText(tool.inputSchema).join(' ') })),
+    tools.map((tool) => ({
+      id: tool.name,
+      name: tool.name,
+      description: tool.description,
+      params: parameterText(tool.inputSchema).join(' '),
+    })),
   );
   return {
     size: tools.length,

@@ -21,7 +21,9 @@ function setup(): Project {
 }
 
 it('refuses an mcpServers list it cannot read, naming the file and every entry at fault at once', async () => {
-  setup().config({ mcpServers: [{ name: 'files', command: 'x' }, 'npx server', { command: 'y' }, { name: 'files', url: 'http://127.0.0.1:1/mcp' }] });
+  setup().config({
+    mcpServers: [{ name: 'files', command: 'x' }, 'npx server', { command: 'y' }, { name: 'files', url: 'http://127.0.0.1:1/mcp' }],
+  });
   const error = await createHost({ cwd: project.dir }).catch((thrown: unknown) => thrown);
   expect(isConfigError(error)).toBe(true);
   expect((error as Error).message).toBe(
@@ -38,7 +40,9 @@ it('refuses an mcpServers list it cannot read, naming the file and every entry a
 
 it('a createHost mcpServers list is checked the same way, and names the createHost options', async () => {
   setup();
-  const error = await createHost({ cwd: project.dir, mcpServers: [{ name: 'bad name!', command: 'x' }] }).catch((thrown: unknown) => thrown);
+  const error = await createHost({ cwd: project.dir, mcpServers: [{ name: 'bad name!', command: 'x' }] }).catch(
+    (thrown: unknown) => thrown,
+  );
   expect(isConfigError(error)).toBe(true);
   expect((error as Error).message).toContain('the createHost options are not valid:\n  - mcpServers[0].name must be 1-64 letters');
 });

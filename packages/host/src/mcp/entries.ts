@@ -13,7 +13,9 @@ const SERVER_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  */
 export function mcpServersProblems(value: unknown): string[] {
   if (!Array.isArray(value)) {
-    return ['"mcpServers" must be an array of servers, e.g. [{"name": "files", "command": "npx", "args": ["@modelcontextprotocol/server-filesystem", "."]}]'];
+    return [
+      '"mcpServers" must be an array of servers, e.g. [{"name": "files", "command": "npx", "args": ["@modelcontextprotocol/server-filesystem", "."]}]',
+    ];
   }
   const problems: string[] = [];
   const seen = new Map<string, number>();
@@ -24,11 +26,14 @@ export function mcpServersProblems(value: unknown): string[] {
       return;
     }
     if (typeof entry.name !== 'string' || !SERVER_NAME.test(entry.name)) {
-      problems.push(`${at}.name must be 1-64 letters, digits, _ or - (it names the server in reports and errors); got ${JSON.stringify(entry.name) ?? 'nothing'}`);
+      problems.push(
+        `${at}.name must be 1-64 letters, digits, _ or - (it names the server in reports and errors); got ${JSON.stringify(entry.name) ?? 'nothing'}`,
+      );
       return;
     }
     const earlier = seen.get(entry.name);
-    if (earlier !== undefined) problems.push(`${at}.name "${entry.name}" is also the name of mcpServers[${earlier}]; give each server its own name`);
+    if (earlier !== undefined)
+      problems.push(`${at}.name "${entry.name}" is also the name of mcpServers[${earlier}]; give each server its own name`);
     else seen.set(entry.name, index);
   });
   return problems;
@@ -40,10 +45,17 @@ export function serverEntries(options: HostOptions, loaded: LoadedConfig | undef
   if (options.mcpServers !== undefined) {
     const problems = mcpServersProblems(options.mcpServers);
     if (problems.length > 0) {
-      throw new ConfigError('(createHost options)', `the createHost options are not valid:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+      throw new ConfigError(
+        '(createHost options)',
+        `the createHost options are not valid:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+      );
     }
     options.mcpServers.forEach((entry, index) => {
-      entries.push({ entry: { ...entry }, where: `createHost options mcpServers[${index}] "${entry.name}"`, configName: 'the createHost options' });
+      entries.push({
+        entry: { ...entry },
+        where: `createHost options mcpServers[${index}] "${entry.name}"`,
+        configName: 'the createHost options',
+      });
     });
   }
   (loaded?.config.mcpServers ?? []).forEach((entry, index) => {

@@ -49,7 +49,9 @@ function watchChanges(about: About, mount: McpMount, listed: string[]): void {
     const now = definitions.map((definition) => definition.name);
     const added = now.filter((name) => !listed.includes(name));
     const removed = listed.filter((name) => !now.includes(name));
-    const parts = [added.length > 0 ? `added ${added.join(', ')}` : '', removed.length > 0 ? `removed ${removed.join(', ')}` : ''].filter(Boolean);
+    const parts = [added.length > 0 ? `added ${added.join(', ')}` : '', removed.length > 0 ? `removed ${removed.join(', ')}` : ''].filter(
+      Boolean,
+    );
     const warning =
       `the server changed its tool list while connected (${parts.join('; ') || 'definitions changed'}); ` +
       'this host keeps the tools it started with, and the next start uses the new list (the cache is updated).';
@@ -89,7 +91,12 @@ async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanC
     definitions = cached ?? (await mount.refresh());
   } catch (error) {
     // Its own fault: its tools are left out and every other source still loads.
-    record.state = failedState(about, new PluginError({ phase: 'import' }, `could not list its tools: ${describeThrown(error)}`), undefined, 'connect');
+    record.state = failedState(
+      about,
+      new PluginError({ phase: 'import' }, `could not list its tools: ${describeThrown(error)}`),
+      undefined,
+      'connect',
+    );
     return;
   }
   about.server.cached = cached !== undefined;
@@ -107,7 +114,8 @@ export async function planMcpServers(servers: ServerEntry[], ctx: McpPlanContext
   const records = servers.map(newServerRecord);
   const runtime = await loadMountRuntime(ctx.cwd);
   if (!runtime) {
-    for (const record of records) record.state = failedState(record.about, new PluginError({ phase: 'resolve' }, `${INSTALL_MCP}.`), undefined, 'startup');
+    for (const record of records)
+      record.state = failedState(record.about, new PluginError({ phase: 'resolve' }, `${INSTALL_MCP}.`), undefined, 'startup');
     return records;
   }
   // Servers start at once, not one after another: a cold start is one server's wait, not the sum.

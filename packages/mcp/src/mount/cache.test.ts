@@ -32,7 +32,9 @@ describe('the manifest cache', () => {
       expect(configHash(changed, dir)).not.toBe(base);
     }
     expect(configHash(config, path.join(dir, 'other'))).not.toBe(base);
-    expect(configHash({ name: 'h', url: 'http://h/mcp', headers: { A: '1' } }, dir)).not.toBe(configHash({ name: 'h', url: 'http://h/mcp', headers: { A: '2' } }, dir));
+    expect(configHash({ name: 'h', url: 'http://h/mcp', headers: { A: '1' } }, dir)).not.toBe(
+      configHash({ name: 'h', url: 'http://h/mcp', headers: { A: '2' } }, dir),
+    );
   });
 
   it('reads back what it wrote, and nothing for another hash', () => {

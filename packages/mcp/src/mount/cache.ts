@@ -38,7 +38,8 @@ export function readCache(file: string, hash: string): ServerTool[] | undefined 
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { version, hash: written, tools } = parsed as { version?: unknown; hash?: unknown; tools?: unknown };
   if (version !== CACHE_VERSION || written !== hash || !Array.isArray(tools)) return undefined;
-  if (!tools.every((tool) => typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string')) return undefined;
+  if (!tools.every((tool) => typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string'))
+    return undefined;
   return tools as ServerTool[];
 }
 

@@ -5,7 +5,17 @@ const where = 'toolshed.config.json mcpServers[0]';
 
 describe('checkServerConfig', () => {
   it('returns a typed copy of a stdio entry and of an HTTP entry', () => {
-    const stdio = { name: 'files', command: 'npx', args: ['-y', 'x'], env: { TOKEN: 's' }, cwd: 'sub', include: ['a'], rename: { a: 'b' }, annotations: { '*': { readOnly: true } }, timeoutMs: 5000 };
+    const stdio = {
+      name: 'files',
+      command: 'npx',
+      args: ['-y', 'x'],
+      env: { TOKEN: 's' },
+      cwd: 'sub',
+      include: ['a'],
+      rename: { a: 'b' },
+      annotations: { '*': { readOnly: true } },
+      timeoutMs: 5000,
+    };
     const checked = checkServerConfig(stdio, where);
     expect(checked).toEqual(stdio);
     expect(checked).not.toBe(stdio);
@@ -60,7 +70,9 @@ describe('checkServerConfig', () => {
   });
 
   it('never quotes an env or header value in an error', () => {
-    expect(() => checkServerConfig({ name: 'x', command: 'a', env: { TOKEN: 'sk-secret', N: 5 } }, where)).toThrow(/"env\.N" must be a string/);
+    expect(() => checkServerConfig({ name: 'x', command: 'a', env: { TOKEN: 'sk-secret', N: 5 } }, where)).toThrow(
+      /"env\.N" must be a string/,
+    );
     try {
       checkServerConfig({ name: 'x', command: 'a', env: { TOKEN: 'sk-secret', N: 5 } }, where);
     } catch (error) {

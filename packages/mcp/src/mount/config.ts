@@ -56,7 +56,8 @@ function stringRecord(where: string, field: string, value: unknown, what: string
 
 function marks(where: string, value: unknown): Record<string, ToolMarks> | undefined {
   if (value === undefined) return undefined;
-  if (!isRecord(value)) throw new McpConfigError(where, 'annotations', 'must be an object keyed by tool name (or "*"), e.g. {"*": {"readOnly": true}}.');
+  if (!isRecord(value))
+    throw new McpConfigError(where, 'annotations', 'must be an object keyed by tool name (or "*"), e.g. {"*": {"readOnly": true}}.');
   const out: Record<string, ToolMarks> = {};
   for (const [tool, given] of Object.entries(value)) {
     if (!isRecord(given)) throw new McpConfigError(where, `annotations.${tool}`, 'must be an object such as {"readOnly": true}.');
@@ -80,20 +81,35 @@ function marks(where: string, value: unknown): Record<string, ToolMarks> | undef
  * typed copy. Throws an `McpConfigError` naming `where` and the field.
  */
 export function checkServerConfig(value: unknown, where: string): McpServerConfig {
-  if (!isRecord(value)) throw new McpConfigError(where, undefined, `must be an object with "name" and "command" or "url", got ${JSON.stringify(value)}.`);
+  if (!isRecord(value))
+    throw new McpConfigError(where, undefined, `must be an object with "name" and "command" or "url", got ${JSON.stringify(value)}.`);
   const hasCommand = value.command !== undefined;
   const hasUrl = value.url !== undefined;
   if (hasCommand === hasUrl) {
-    throw new McpConfigError(where, undefined, hasCommand ? 'has both "command" and "url"; a stdio server has "command", an HTTP server "url".' : 'needs "command" (a stdio server) or "url" (a Streamable HTTP server).');
+    throw new McpConfigError(
+      where,
+      undefined,
+      hasCommand
+        ? 'has both "command" and "url"; a stdio server has "command", an HTTP server "url".'
+        : 'needs "command" (a stdio server) or "url" (a Streamable HTTP server).',
+    );
   }
   const allowed = [...COMMON_KEYS, ...(hasCommand ? STDIO_KEYS : HTTP_KEYS)];
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) {
-      throw new McpConfigError(where, key, `is not a field of ${hasCommand ? 'a stdio' : 'an HTTP'} server; use ${allowed.filter((k) => k !== 'transport').join(', ')}.`);
+      throw new McpConfigError(
+        where,
+        key,
+        `is not a field of ${hasCommand ? 'a stdio' : 'an HTTP'} server; use ${allowed.filter((k) => k !== 'transport').join(', ')}.`,
+      );
     }
   }
   if (value.transport !== undefined && value.transport !== (hasCommand ? 'stdio' : 'http')) {
-    throw new McpConfigError(where, 'transport', `must be "${hasCommand ? 'stdio' : 'http'}" for a server with "${hasCommand ? 'command' : 'url'}", got ${JSON.stringify(value.transport)}.`);
+    throw new McpConfigError(
+      where,
+      'transport',
+      `must be "${hasCommand ? 'stdio' : 'http'}" for a server with "${hasCommand ? 'command' : 'url'}", got ${JSON.stringify(value.transport)}.`,
+    );
   }
   if (typeof value.name !== 'string' || !SERVER_NAME.test(value.name)) {
     throw new McpConfigError(where, 'name', `must be 1 to 64 letters, digits, "_" or "-", got ${JSON.stringify(value.name)}.`);

@@ -65,7 +65,8 @@ export function mountTools(serverTools: readonly ServerTool[], config: McpServer
   const server = `MCP server "${config.name}"`;
   const offered = new Set(serverTools.map((tool) => tool.name));
   for (const wanted of config.include ?? []) {
-    if (!offered.has(wanted)) notices.push(`${server} has no tool "${wanted}" (named in "include"); it offers ${[...offered].join(', ') || 'no tools'}.`);
+    if (!offered.has(wanted))
+      notices.push(`${server} has no tool "${wanted}" (named in "include"); it offers ${[...offered].join(', ') || 'no tools'}.`);
   }
   for (const tool of serverTools) {
     if (config.include && !config.include.includes(tool.name)) continue;
@@ -80,7 +81,9 @@ export function mountTools(serverTools: readonly ServerTool[], config: McpServer
       continue;
     }
     if (tools.has(name)) {
-      notices.push(`${server}: tool "${tool.name}" is left out: the name "${name}" is taken by tool "${tools.get(name)!.serverName}" of the same server; rename one.`);
+      notices.push(
+        `${server}: tool "${tool.name}" is left out: the name "${name}" is taken by tool "${tools.get(name)!.serverName}" of the same server; rename one.`,
+      );
       continue;
     }
     const description =

@@ -43,19 +43,27 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
     ['echo', { message: 3 }, 'Invalid input for echo.message: expected string, received number', ['message']],
     ['echo', {}, 'Invalid input for echo.message: missing required field "message"', ['message']],
     ['get-sum', { a: 1, b: 'two' }, 'Invalid input for get-sum.b: expected number, received string', ['b']],
-    ['get-structured-content', { location: 'Paris' }, 'Invalid input for get-structured-content.location: must be one of "New York", "Chicago", "Los Angeles"', ['location']],
+    [
+      'get-structured-content',
+      { location: 'Paris' },
+      'Invalid input for get-structured-content.location: must be one of "New York", "Chicago", "Los Angeles"',
+      ['location'],
+    ],
     ['get-resource-links', { count: 11 }, 'Invalid input for get-resource-links.count: must be <= 10', ['count']],
-  ] as const)('refuses %s %j with invalid_input and a path, before anything is sent (the server is never started)', async (name, input, message, at) => {
-    await s.mount(everything()).refresh();
-    const mount = s.mount(everything());
-    const registry = registryOf([[mount, mount.cached()!]]);
-    const outcome = await registry.dispatch({ name, input });
-    expect(outcome.ok).toBe(false);
-    if (outcome.ok) return;
-    expect(outcome.error).toMatchObject({ code: 'invalid_input', message });
-    expect(outcome.error.issues?.[0]?.path).toEqual(at);
-    expect(mount.state()).toEqual({ status: 'idle' });
-  });
+  ] as const)(
+    'refuses %s %j with invalid_input and a path, before anything is sent (the server is never started)',
+    async (name, input, message, at) => {
+      await s.mount(everything()).refresh();
+      const mount = s.mount(everything());
+      const registry = registryOf([[mount, mount.cached()!]]);
+      const outcome = await registry.dispatch({ name, input });
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.error).toMatchObject({ code: 'invalid_input', message });
+      expect(outcome.error.issues?.[0]?.path).toEqual(at);
+      expect(mount.state()).toEqual({ status: 'idle' });
+    },
+  );
 
   it('gives structuredContent as the output, checked against the outputSchema', async () => {
     const mount = s.mount(everything());
@@ -96,7 +104,14 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
     const file = path.join(s.ctx.cacheDir, 'everything.json');
     const text = readFileSync(file, 'utf8');
     const secret = 'sk-cache-secret';
-    for (const encoded of [secret, Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url'), Buffer.from(secret).toString('hex'), encodeURIComponent(secret), 'API_TOKEN']) {
+    for (const encoded of [
+      secret,
+      Buffer.from(secret).toString('base64'),
+      Buffer.from(secret).toString('base64url'),
+      Buffer.from(secret).toString('hex'),
+      encodeURIComponent(secret),
+      'API_TOKEN',
+    ]) {
       expect(text).not.toContain(encoded);
     }
     expect(s.mount(everything({ env: { API_TOKEN: 'sk-cache-secret' } })).cached()).toBeDefined();
@@ -133,7 +148,10 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
     expect(definitions[0]!.annotations).toMatchObject({ readOnly: true, openWorld: true });
     expect(definitions[1]!.annotations).toMatchObject({ readOnly: false, destructive: true });
     expect(s.logs.join('\n')).toContain('MCP server "everything" has no tool "no-such-tool" (named in "include")');
-    const outcome = await registryOf([[mount, definitions]], { approve: 'allow-all' }).dispatch({ name: 'everything_echo', input: { message: 'renamed' } });
+    const outcome = await registryOf([[mount, definitions]], { approve: 'allow-all' }).dispatch({
+      name: 'everything_echo',
+      input: { message: 'renamed' },
+    });
     expect(outcome).toMatchObject({ ok: true, output: 'Echo: renamed' });
     expect(() => mount.tool('echo')).toThrow('MCP server "everything" has no tool "echo"; its tools: everything_echo, get-sum.');
   });
@@ -150,6 +168,11 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
     const one = s.mount(everything({ include: ['echo'] }));
     const other = s.mount(everything({ name: 'everything2', include: ['echo'] } as never));
     const definitions = await one.refresh();
-    expect(() => registryOf([[one, definitions], [other, definitions]])).toThrow(/"echo": registered from mcp:everything and again from mcp:everything2/);
+    expect(() =>
+      registryOf([
+        [one, definitions],
+        [other, definitions],
+      ]),
+    ).toThrow(/"echo": registered from mcp:everything and again from mcp:everything2/);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_MAX_CHARS, openaiChat } from '@toolshed/providers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -70,21 +70,27 @@ describe('a server that misbehaves fails only its own tools, naming the server',
 
   it('a server that writes a banner to stdout before the handshake cannot start, and says why', async () => {
     const mount = s.mount(fault('banner'));
-    await expect(mount.refresh()).rejects.toThrow(/^MCP server "fault-banner" could not start: wrote something that is not an MCP message to its stdout \(.*\); a stdio server may write only MCP messages there \(logs go to stderr\)/);
+    await expect(mount.refresh()).rejects.toThrow(
+      /^MCP server "fault-banner" could not start: wrote something that is not an MCP message to its stdout \(.*\); a stdio server may write only MCP messages there \(logs go to stderr\)/,
+    );
   });
 
-  it('cwd resolves from the mount\'s directory; one that does not exist is named', async () => {
+  it("cwd resolves from the mount's directory; one that does not exist is named", async () => {
     mkdirSync(path.join(s.dir, 'sub'));
     const mount = s.mount(fault('cwd', {}, { cwd: 'sub', annotations: { '*': { readOnly: true, openWorld: false } } }));
     const outcome = await registryOf([[mount, await mount.refresh()]]).dispatch({ name: 'speak', input: { text: 'where' } });
     expect(outcome).toMatchObject({ ok: true, output: realpathSync(path.join(s.dir, 'sub')) });
     const missing = s.mount(fault('cwd', {}, { cwd: 'nowhere' }));
-    await expect(missing.refresh()).rejects.toThrow(`MCP server "fault-cwd" could not start: its working directory ${path.join(s.dir, 'nowhere')} (from "cwd") is not a directory.`);
+    await expect(missing.refresh()).rejects.toThrow(
+      `MCP server "fault-cwd" could not start: its working directory ${path.join(s.dir, 'nowhere')} (from "cwd") is not a directory.`,
+    );
   });
 
   it('a command that does not exist', async () => {
     const mount = s.mount({ name: 'missing', command: 'toolshed-no-such-command-xyz' });
-    await expect(mount.refresh()).rejects.toThrow(/MCP server "missing" could not start: .*cannot start "toolshed-no-such-command-xyz": spawn toolshed-no-such-command-xyz ENOENT/);
+    await expect(mount.refresh()).rejects.toThrow(
+      /MCP server "missing" could not start: .*cannot start "toolshed-no-such-command-xyz": spawn toolshed-no-such-command-xyz ENOENT/,
+    );
   });
 
   it('backs off: after failed starts, calls before retryAt fail at once without starting it again', async () => {
@@ -136,10 +142,13 @@ describe('a server that misbehaves fails only its own tools, naming the server',
     expect(outcome.error.message).toContain('speak failed: MCP server "fault-out-of-spec" answered tools/call out of spec');
   });
 
-  it('a tool error (isError) is execution_failed in the tool\'s words, naming the server', async () => {
+  it("a tool error (isError) is execution_failed in the tool's words, naming the server", async () => {
     const { registry } = await faulty('error');
     const outcome = await registry.dispatch({ name: 'speak', input: { text: 'hi' } });
-    expect(outcome).toMatchObject({ ok: false, error: { code: 'execution_failed', message: 'speak failed (MCP server "fault-error"): cannot speak "hi"' } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { code: 'execution_failed', message: 'speak failed (MCP server "fault-error"): cannot speak "hi"' },
+    });
   });
 
   it("a 100,000-character answer is capped like any tool's output when it is written for a model", async () => {
@@ -195,7 +204,12 @@ describe('a server that misbehaves fails only its own tools, naming the server',
     expect(await registry.dispatch({ name: 'speak', input: { text: 'hi' } })).toMatchObject({ ok: true });
     expect(await until(() => changed.length === 1)).toBe(true);
     expect(changed[0]).toEqual(['speak', 'shout']);
-    expect(s.mount(fault('list-changed')).cached()!.map((definition) => definition.name)).toEqual(['speak', 'shout']);
+    expect(
+      s
+        .mount(fault('list-changed'))
+        .cached()!
+        .map((definition) => definition.name),
+    ).toEqual(['speak', 'shout']);
     // This mount keeps serving what its registry was sealed with until refresh().
     expect(() => mount.tool('shout')).toThrow('MCP server "fault-list-changed" has no tool "shout"; its tools: speak.');
     await mount.refresh();
@@ -207,7 +221,9 @@ describe('a server that misbehaves fails only its own tools, naming the server',
       const count = path.join(s.dir, `starts-${round}`);
       const { mount, registry } = await faulty('ok', { STARTS: count });
       const before = starts(count);
-      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => registry.dispatch({ name: 'speak', input: { text: `call ${i}` } })));
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => registry.dispatch({ name: 'speak', input: { text: `call ${i}` } })),
+      );
       expect(outcomes.map((outcome) => outcome.ok && outcome.output)).toEqual(Array.from({ length: 20 }, (_, i) => `call ${i}`));
       expect(starts(count)).toBe(before + 1);
       expect(mount.state().status).toBe('connected');
@@ -218,7 +234,11 @@ describe('a server that misbehaves fails only its own tools, naming the server',
   it('close() during a start that hangs: the start gives up at once, the call fails naming the server, the process is ended, 5 rounds', async () => {
     for (let round = 0; round < 5; round++) {
       const pidfile = path.join(s.dir, `pid-${round}`);
-      const config = fault('silent', { PIDFILE: pidfile }, { startTimeoutMs: 600_000, annotations: { '*': { readOnly: true, openWorld: false } } });
+      const config = fault(
+        'silent',
+        { PIDFILE: pidfile },
+        { startTimeoutMs: 600_000, annotations: { '*': { readOnly: true, openWorld: false } } },
+      );
       // Listed before, when it still answered: its manifest is in the cache.
       writeCache(cacheFile(s.ctx.cacheDir, config.name), configHash(config, s.ctx.cwd), config.name, [
         { name: 'speak', description: 'Repeat the text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
@@ -229,7 +249,10 @@ describe('a server that misbehaves fails only its own tools, naming the server',
       expect(await until(() => mount.state().status === 'starting' && existsSync(pidfile), 400)).toBe(true);
       await mount.close();
       const outcome = await call;
-      expect(outcome).toMatchObject({ ok: false, error: { code: 'execution_failed', message: expect.stringContaining('MCP server "fault-silent" is closed') } });
+      expect(outcome).toMatchObject({
+        ok: false,
+        error: { code: 'execution_failed', message: expect.stringContaining('MCP server "fault-silent" is closed') },
+      });
       expect(mount.state()).toEqual({ status: 'closed' });
       expect(await until(() => !alive(Number(readFileSync(pidfile, 'utf8'))))).toBe(true);
     }
@@ -239,7 +262,10 @@ describe('a server that misbehaves fails only its own tools, naming the server',
     const { mount, registry } = await faulty('ok');
     await mount.close();
     const outcome = await registry.dispatch({ name: 'speak', input: { text: 'hi' } });
-    expect(outcome).toMatchObject({ ok: false, error: { code: 'execution_failed', message: expect.stringContaining('MCP server "fault-ok" is closed') } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { code: 'execution_failed', message: expect.stringContaining('MCP server "fault-ok" is closed') },
+    });
     expect(mount.state()).toEqual({ status: 'closed' });
   });
 });

@@ -17,13 +17,21 @@ afterEach(async () => {
 });
 
 /** Start a host process that mounts and starts a server which ignores stdin EOF; resolves with the server's pid. */
-async function host(mode: string): Promise<{ parent: ChildProcess; server: number; grandchild: number; output: () => string; exited: Promise<[number | null, NodeJS.Signals | null]> }> {
+async function host(mode: string): Promise<{
+  parent: ChildProcess;
+  server: number;
+  grandchild: number;
+  output: () => string;
+  exited: Promise<[number | null, NodeJS.Signals | null]>;
+}> {
   const pidfile = path.join(s.dir, `${mode}.pid`);
   const parent = spawn(process.execPath, [parentScript, mode, s.ctx.cacheDir, pidfile], { stdio: ['ignore', 'pipe', 'inherit'] });
   parents.push(parent);
   let output = '';
   parent.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => parent.on('exit', (code, signal) => resolve([code, signal])));
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    parent.on('exit', (code, signal) => resolve([code, signal])),
+  );
   expect(await until(() => output.includes('ready') && existsSync(pidfile) && existsSync(`${pidfile}.grandchild`))).toBe(true);
   const server = Number(readFileSync(pidfile, 'utf8'));
   const grandchild = Number(readFileSync(`${pidfile}.grandchild`, 'utf8'));
@@ -43,13 +51,16 @@ describe('a server process never outlives its host', () => {
     expect(await until(() => !alive(grandchild))).toBe(true);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('the host gets %s and has no handler of its own: the server ends, the host still ends by the signal', async (signal) => {
-    const { parent, server, grandchild, exited } = await host('wait');
-    parent.kill(signal);
-    expect(await exited).toEqual([null, signal]);
-    expect(await until(() => !alive(server))).toBe(true);
-    expect(await until(() => !alive(grandchild))).toBe(true);
-  });
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'the host gets %s and has no handler of its own: the server ends, the host still ends by the signal',
+    async (signal) => {
+      const { parent, server, grandchild, exited } = await host('wait');
+      parent.kill(signal);
+      expect(await exited).toEqual([null, signal]);
+      expect(await until(() => !alive(server))).toBe(true);
+      expect(await until(() => !alive(grandchild))).toBe(true);
+    },
+  );
 
   it('the host handles SIGTERM itself: the server ends, the host decides to stay', async () => {
     const { parent, server, output } = await host('own-handler');
@@ -77,7 +88,9 @@ describe('a server process never outlives its host', () => {
 
 describe('the light entry', () => {
   it('loads neither the MCP SDK, nor ajv, nor zod, nor valibot when mounting and reading the cache', async () => {
-    const run = spawn(process.execPath, [path.join(packageDir, 'test-fixtures/mount/light-entry.mjs'), s.ctx.cacheDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const run = spawn(process.execPath, [path.join(packageDir, 'test-fixtures/mount/light-entry.mjs'), s.ctx.cacheDir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let output = '';
     run.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const code = await new Promise((resolve) => run.on('exit', resolve));

@@ -116,7 +116,9 @@ class ServerMount implements McpMount {
         if (tool.outputSchema && typeof tool.outputSchema === 'object') compileSchema(tool.outputSchema);
         return true;
       } catch (error) {
-        this.#log(`${this.#server}: tool "${tool.name}" is left out: its schema cannot be compiled (${error instanceof Error ? error.message : String(error)}).`);
+        this.#log(
+          `${this.#server}: tool "${tool.name}" is left out: its schema cannot be compiled (${error instanceof Error ? error.message : String(error)}).`,
+        );
         return false;
       }
     });
@@ -124,7 +126,9 @@ class ServerMount implements McpMount {
     try {
       writeCache(this.#file, this.#key(), this.name, usable);
     } catch (error) {
-      this.#log(`${this.#server}: could not write its manifest cache ${this.#file}: ${error instanceof Error ? error.message : String(error)}`);
+      this.#log(
+        `${this.#server}: could not write its manifest cache ${this.#file}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return this.#use(usable, adopt);
   }
@@ -143,7 +147,9 @@ class ServerMount implements McpMount {
       description: definition.description,
       input: jsonSchemaInput(definition.inputSchema, validator(listed.inputSchema, server, 'input')),
       run: (input: unknown, ctx: ToolContext) => this.#call(definition.name, serverName, input, ctx),
-      ...(definition.outputSchema ? { output: jsonSchemaInput(definition.outputSchema, validator(listed.outputSchema!, server, 'output')) } : {}),
+      ...(definition.outputSchema
+        ? { output: jsonSchemaInput(definition.outputSchema, validator(listed.outputSchema!, server, 'output')) }
+        : {}),
       ...(definition.annotations ? { annotations: { ...definition.annotations } } : {}),
       ...(this.#config.timeoutMs !== undefined ? { timeoutMs: this.#config.timeoutMs } : {}),
     };
@@ -171,8 +177,12 @@ class ServerMount implements McpMount {
         throw new ToolError('execution_failed', `${tool} failed: ${this.#server} ${reason}. It is connected again on the next call.`);
       }
       const sent = h.serverError(error);
-      if (sent) throw new ToolError('execution_failed', `${tool} failed: ${this.#server} answered with error ${sent.code}: ${sent.message}`);
-      throw new ToolError('execution_failed', `${tool} failed: ${this.#server} answered tools/call out of spec (${h.describeError(error).slice(0, 500)}).`);
+      if (sent)
+        throw new ToolError('execution_failed', `${tool} failed: ${this.#server} answered with error ${sent.code}: ${sent.message}`);
+      throw new ToolError(
+        'execution_failed',
+        `${tool} failed: ${this.#server} answered tools/call out of spec (${h.describeError(error).slice(0, 500)}).`,
+      );
     }
     this.#failures = 0;
     return h.toOutput(result, tool, this.name);
@@ -180,7 +190,9 @@ class ServerMount implements McpMount {
 
   #connect(): Promise<Connection> {
     if (this.#state.status === 'closed') {
-      return Promise.reject(new ToolError('execution_failed', `${this.#server} is closed (the host is shutting down); its tools cannot run.`));
+      return Promise.reject(
+        new ToolError('execution_failed', `${this.#server} is closed (the host is shutting down); its tools cannot run.`),
+      );
     }
     if (this.#connection) return Promise.resolve(this.#connection);
     if (this.#connecting) return this.#connecting;
@@ -204,16 +216,25 @@ class ServerMount implements McpMount {
     } catch (error) {
       // Not the server's fault: the state stays as it was, and the next call tries again.
       this.#state = { status: 'idle' };
-      throw new ToolError('execution_failed', `${this.#server} was not started: the MCP client could not be loaded (${error instanceof Error ? error.message : String(error)}); reinstall @toolshed/mcp.`);
+      throw new ToolError(
+        'execution_failed',
+        `${this.#server} was not started: the MCP client could not be loaded (${error instanceof Error ? error.message : String(error)}); reinstall @toolshed/mcp.`,
+      );
     }
     try {
-      connection = await h.connect(this.#config, this.#ctx.cwd, {
-        closed: (reason) => this.#lost(connection, reason),
-        toolsChanged: () => void this.#toolsChanged(connection),
-        log: (line) => this.#log(line),
-      }, this.#shutdown.signal);
+      connection = await h.connect(
+        this.#config,
+        this.#ctx.cwd,
+        {
+          closed: (reason) => this.#lost(connection, reason),
+          toolsChanged: () => void this.#toolsChanged(connection),
+          log: (line) => this.#log(line),
+        },
+        this.#shutdown.signal,
+      );
     } catch (error) {
-      if (this.#shutdown.signal.aborted) throw new ToolError('execution_failed', `${this.#server} is closed (the host is shutting down); its tools cannot run.`);
+      if (this.#shutdown.signal.aborted)
+        throw new ToolError('execution_failed', `${this.#server} is closed (the host is shutting down); its tools cannot run.`);
       const message = `${this.#server} ${error instanceof Error ? error.message : String(error)}.`;
       this.#fail(message);
       throw new ToolError('execution_failed', message);
@@ -223,7 +244,10 @@ class ServerMount implements McpMount {
       throw new ToolError('execution_failed', `${this.#server} is closed (the host is shutting down); its tools cannot run.`);
     }
     this.#connection = connection;
-    this.#state = connection.pid === undefined ? { status: 'connected', since: Date.now() } : { status: 'connected', since: Date.now(), pid: connection.pid };
+    this.#state =
+      connection.pid === undefined
+        ? { status: 'connected', since: Date.now() }
+        : { status: 'connected', since: Date.now(), pid: connection.pid };
     track(this);
     return connection;
   }
@@ -257,7 +281,9 @@ class ServerMount implements McpMount {
       // and the new list waits in the cache for the next start (or refresh()).
       mounted = await this.#list(connection, false);
     } catch (error) {
-      this.#log(`${this.#server} said its tools changed, but listing them failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.#log(
+        `${this.#server} said its tools changed, but listing them failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return;
     }
     this.#log(`${this.#server}: its tools changed; the manifest cache is rewritten.`);
@@ -306,7 +332,13 @@ function validator(schema: { [key: string]: unknown }, server: string, which: 'i
     try {
       compiled ??= compileSchema(schema);
     } catch (error) {
-      return [{ path: [], kind: 'check', message: `cannot be checked: MCP server "${server}" gave this tool an ${which} schema that does not compile (${error instanceof Error ? error.message : String(error)})` }];
+      return [
+        {
+          path: [],
+          kind: 'check',
+          message: `cannot be checked: MCP server "${server}" gave this tool an ${which} schema that does not compile (${error instanceof Error ? error.message : String(error)})`,
+        },
+      ];
     }
     return compiled(value) ? [] : toProblems(compiled.errors ?? [], value);
   };

@@ -30,7 +30,10 @@ export function toOutput(result: CallResult, tool: string, server: string): unkn
   if (result.isError === true) {
     const text = textOf(content).trim();
     // Not cut here: like any tool's outcome, it is capped where it is written for a model.
-    throw new ToolError('execution_failed', `${tool} failed (MCP server "${server}"): ${text === '' ? 'the server gave no message' : text}`);
+    throw new ToolError(
+      'execution_failed',
+      `${tool} failed (MCP server "${server}"): ${text === '' ? 'the server gave no message' : text}`,
+    );
   }
   if (result.structuredContent !== undefined) return result.structuredContent;
   if (content.every((item) => item.type === 'text')) return textOf(content);

@@ -28,9 +28,19 @@ describe('@modelcontextprotocol/server-filesystem over stdio', () => {
   it('reads a file (structured output) and keeps its hints: read tools read-only, write tools destructive', async () => {
     const { root, mount } = files();
     const definitions = await mount.refresh();
-    expect(definitions.find((definition) => definition.name === 'read_text_file')!.annotations).toMatchObject({ readOnly: true, destructive: false, openWorld: false });
-    expect(definitions.find((definition) => definition.name === 'write_file')!.annotations).toMatchObject({ readOnly: false, destructive: true });
-    const outcome = await registryOf([[mount, definitions]]).dispatch({ name: 'read_text_file', input: { path: path.join(root, 'notes.txt') } });
+    expect(definitions.find((definition) => definition.name === 'read_text_file')!.annotations).toMatchObject({
+      readOnly: true,
+      destructive: false,
+      openWorld: false,
+    });
+    expect(definitions.find((definition) => definition.name === 'write_file')!.annotations).toMatchObject({
+      readOnly: false,
+      destructive: true,
+    });
+    const outcome = await registryOf([[mount, definitions]]).dispatch({
+      name: 'read_text_file',
+      input: { path: path.join(root, 'notes.txt') },
+    });
     expect(outcome).toMatchObject({ ok: true, output: { content: 'first line\nsecond line\n' } });
   });
 
@@ -38,8 +48,14 @@ describe('@modelcontextprotocol/server-filesystem over stdio', () => {
     const { root, mount } = files();
     const definitions = await mount.refresh();
     const target = path.join(root, 'notes.txt');
-    const denied = await registryOf([[mount, definitions]]).dispatch({ name: 'write_file', input: { path: target, content: 'overwritten' } });
-    expect(denied).toMatchObject({ ok: false, error: { code: 'denied', message: expect.stringContaining('write_file needs approval (it is destructive)') } });
+    const denied = await registryOf([[mount, definitions]]).dispatch({
+      name: 'write_file',
+      input: { path: target, content: 'overwritten' },
+    });
+    expect(denied).toMatchObject({
+      ok: false,
+      error: { code: 'denied', message: expect.stringContaining('write_file needs approval (it is destructive)') },
+    });
     expect(readFileSync(target, 'utf8')).toBe('first line\nsecond line\n');
     const asked: string[] = [];
     const approved = await registryOf([[mount, definitions]], {
@@ -69,16 +85,36 @@ describe('Toolshed served over stdio (serveStdio) and mounted by Toolshed', () =
     const mount = s.mount(config);
     const definitions = await mount.refresh();
     const countWords = definitions.find((definition) => definition.name === 'count_words')!;
-    expect(countWords.annotations).toEqual({ title: 'Count words', readOnly: true, destructive: false, idempotent: true, openWorld: false });
-    expect(definitions.find((definition) => definition.name === 'delete_record')!.annotations).toMatchObject({ destructive: true, openWorld: true });
+    expect(countWords.annotations).toEqual({
+      title: 'Count words',
+      readOnly: true,
+      destructive: false,
+      idempotent: true,
+      openWorld: false,
+    });
+    expect(definitions.find((definition) => definition.name === 'delete_record')!.annotations).toMatchObject({
+      destructive: true,
+      openWorld: true,
+    });
     // echo is readOnly and idempotent, and says nothing of openWorld: served without openWorldHint, it
     // comes back open-world (the spec's default for a missing hint), so it needs approval like any such tool.
-    expect(definitions.find((definition) => definition.name === 'echo')!.annotations).toEqual({ readOnly: true, destructive: false, idempotent: true, openWorld: true });
+    expect(definitions.find((definition) => definition.name === 'echo')!.annotations).toEqual({
+      readOnly: true,
+      destructive: false,
+      idempotent: true,
+      openWorld: true,
+    });
     const registry = registryOf([[mount, definitions]]);
-    expect(await registry.dispatch({ name: 'echo', input: { text: 'round trip' } })).toMatchObject({ ok: false, error: { code: 'denied' } });
+    expect(await registry.dispatch({ name: 'echo', input: { text: 'round trip' } })).toMatchObject({
+      ok: false,
+      error: { code: 'denied' },
+    });
     expect(await registry.dispatch({ name: 'count_words', input: { text: 'one two three' } })).toMatchObject({ ok: true, output: '3' });
     expect(await registry.dispatch({ name: 'echo', input: { text: 'round trip' } }, { approve: 'allow-all' })).toMatchObject({ ok: true });
-    expect(await registry.dispatch({ name: 'delete_record', input: { id: 'tmp-1' } })).toMatchObject({ ok: false, error: { code: 'denied' } });
+    expect(await registry.dispatch({ name: 'delete_record', input: { id: 'tmp-1' } })).toMatchObject({
+      ok: false,
+      error: { code: 'denied' },
+    });
   });
 
   it('passes progress through and cancels the served call when the caller aborts', async () => {
@@ -88,7 +124,8 @@ describe('Toolshed served over stdio (serveStdio) and mounted by Toolshed', () =
     registry.subscribe((event) => events.push(event));
     const controller = new AbortController();
     const running = registry.dispatch({ name: 'slow', input: {} }, { signal: controller.signal });
-    for (let i = 0; i < 200 && !events.some((event) => event.type === 'call.progress'); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    for (let i = 0; i < 200 && !events.some((event) => event.type === 'call.progress'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 25));
     expect(events.find((event) => event.type === 'call.progress')).toMatchObject({ progress: { progress: 0, message: 'waiting' } });
     controller.abort('stop');
     expect(await running).toMatchObject({ ok: false, error: { code: 'aborted' } });
@@ -164,7 +201,13 @@ describe('a server built with the MCP SDK over Streamable HTTP on 127.0.0.1', ()
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     const failed = await registry.dispatch({ name: 'add', input: { a: 1, b: 2 } });
-    expect(failed).toMatchObject({ ok: false, error: { code: 'execution_failed', message: expect.stringContaining('add failed: MCP server "remote" could not be reached during the call') } });
+    expect(failed).toMatchObject({
+      ok: false,
+      error: {
+        code: 'execution_failed',
+        message: expect.stringContaining('add failed: MCP server "remote" could not be reached during the call'),
+      },
+    });
     expect(mount.state()).toMatchObject({ status: 'failed', attempts: 1 });
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     expect(await registry.dispatch({ name: 'add', input: { a: 1, b: 3 } })).toMatchObject({ ok: true, output: '4' });

@@ -10,7 +10,9 @@ type AjvClass = typeof AjvModule.default;
 const Ajv = ((AjvModule as unknown as { default?: AjvClass }).default ?? AjvModule) as AjvClass;
 const Ajv2019 = ((Ajv2019Module as unknown as { default?: AjvClass }).default ?? Ajv2019Module) as AjvClass;
 const Ajv2020 = ((Ajv2020Module as unknown as { default?: AjvClass }).default ?? Ajv2020Module) as AjvClass;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: InstanceType<AjvClass>) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: InstanceType<AjvClass>,
+) => void;
 
 type Draft = 'draft-07' | '2019-09' | '2020-12';
 const instances = new Map<Draft, InstanceType<AjvClass>>();

@@ -60,7 +60,14 @@ function handle(message) {
   if (method === 'initialize' && mode === 'silent') {
     // never answers
   } else if (method === 'initialize') {
-    send({ id, result: { protocolVersion: params.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: `fault-${mode}`, version: '1.0.0' } } });
+    send({
+      id,
+      result: {
+        protocolVersion: params.protocolVersion,
+        capabilities: { tools: { listChanged: true } },
+        serverInfo: { name: `fault-${mode}`, version: '1.0.0' },
+      },
+    });
   } else if (method === 'tools/list') {
     send({ id, result: { tools } });
   } else if (method === 'notifications/cancelled') {
@@ -81,7 +88,11 @@ function handle(message) {
     else {
       send({ id, result: { content: [{ type: 'text', text }] } });
       if (mode === 'list-changed' && calls === 1) {
-        tools.push({ name: 'shout', description: 'Repeat the text loudly.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } });
+        tools.push({
+          name: 'shout',
+          description: 'Repeat the text loudly.',
+          inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+        });
         send({ method: 'notifications/tools/list_changed' });
       }
     }

@@ -9,7 +9,12 @@ import { mountServer } from '../../dist/mount/index.js';
 const [mode, cacheDir, pidfile] = process.argv.slice(2);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const mount = mountServer(
-  { name: 'child', command: process.execPath, args: [path.join(here, 'fault-server.mjs'), 'ok'], env: { PIDFILE: pidfile, GRANDCHILD_PIDFILE: `${pidfile}.grandchild` } },
+  {
+    name: 'child',
+    command: process.execPath,
+    args: [path.join(here, 'fault-server.mjs'), 'ok'],
+    env: { PIDFILE: pidfile, GRANDCHILD_PIDFILE: `${pidfile}.grandchild` },
+  },
   { cwd: here, cacheDir },
 );
 await mount.refresh();

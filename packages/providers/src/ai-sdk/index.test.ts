@@ -49,10 +49,10 @@ function scriptedModel(...replies: LanguageModelV3GenerateResult[]) {
 describe('toAiSdkTools', () => {
   it('drives a real multi-step generateText: two tools called, one fails, the model sees both results', async () => {
     const { registry, received } = makeRegistry();
-    const { model, prompts } = scriptedModel(
-      toolCalls(['call-1', 'search', { query: 'tools' }], ['call-2', 'search', { query: '' }]),
-      { ...stop, content: [{ type: 'text', text: 'One search found a hit; the other was empty.' }] },
-    );
+    const { model, prompts } = scriptedModel(toolCalls(['call-1', 'search', { query: 'tools' }], ['call-2', 'search', { query: '' }]), {
+      ...stop,
+      content: [{ type: 'text', text: 'One search found a hit; the other was empty.' }],
+    });
 
     const result = await generateText({ model, tools: toAiSdkTools(registry), prompt: 'Search twice.', stopWhen: stepCountIs(5) });
 
@@ -71,7 +71,11 @@ describe('toAiSdkTools', () => {
     ]);
     const message = 'Invalid input for search.query: Invalid length: Expected >=1 but received 0';
     expect(first!.content.filter((part) => part.type === 'tool-error')).toEqual([
-      expect.objectContaining({ toolCallId: 'call-2', toolName: 'search', error: expect.objectContaining({ code: 'invalid_input', message }) }),
+      expect.objectContaining({
+        toolCallId: 'call-2',
+        toolName: 'search',
+        error: expect.objectContaining({ code: 'invalid_input', message }),
+      }),
     ]);
 
     // The second request carried both back to the model.
@@ -90,7 +94,10 @@ describe('toAiSdkTools', () => {
     expect(errors).toEqual([
       expect.objectContaining({
         toolCallId: 'call-9',
-        error: expect.objectContaining({ code: 'invalid_input', message: 'Invalid input for search.query: expected string, received number' }),
+        error: expect.objectContaining({
+          code: 'invalid_input',
+          message: 'Invalid input for search.query: expected string, received number',
+        }),
       }),
     ]);
     expect(received).toEqual([]);
@@ -138,7 +145,10 @@ describe('toAiSdkTools', () => {
     const results = prompts[1]!.prompt.filter((entry) => entry.role === 'tool').flatMap((entry) => entry.content);
     expect(results).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ toolCallId: 'call-w', output: { type: 'json', value: { location: 'Oslo', unit: 'celsius', temperature: 21 } } }),
+        expect.objectContaining({
+          toolCallId: 'call-w',
+          output: { type: 'json', value: { location: 'Oslo', unit: 'celsius', temperature: 21 } },
+        }),
         expect.objectContaining({ toolCallId: 'call-d', output: { type: 'execution-denied', reason: 'the user said no' } }),
       ]),
     );
@@ -186,7 +196,10 @@ describe('toAiSdkTools', () => {
   it('without the SDK, the same registry still denies the risky call: the approval lives in the SDK flow only', async () => {
     const { registry, received } = makeRegistry();
     const [outcome] = await dispatchCalls(registry, [{ callId: 'c', name: 'get_weather', input: { location: 'Oslo' } }]);
-    expect(outcome).toMatchObject({ ok: false, error: { code: 'denied', message: expect.stringContaining('get_weather needs approval (it is open-world)') } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { code: 'denied', message: expect.stringContaining('get_weather needs approval (it is open-world)') },
+    });
     expect(received).toEqual([]);
   });
 
@@ -214,16 +227,25 @@ describe('toAiSdkTools', () => {
     }
 
     // A call that returned nothing says so, in the builders' words.
-    const quiet = new ToolRegistry().register(defineTool({ name: 'quiet', description: 'Nothing.', input: v.object({}), run: () => undefined }));
+    const quiet = new ToolRegistry().register(
+      defineTool({ name: 'quiet', description: 'Nothing.', input: v.object({}), run: () => undefined }),
+    );
     const silent = scriptedModel(toolCalls(['c4', 'quiet', {}]));
     await generateText({ model: silent.model, tools: toAiSdkTools(quiet), prompt: 'quiet', stopWhen: stepCountIs(3) });
-    const [said] = silent.prompts[1]!.prompt.filter((entry) => entry.role === 'tool').flatMap((entry) => entry.content) as { output: unknown }[];
-    expect(said!.output).toEqual({ type: 'text', value: openaiChat.results(await dispatchCalls(quiet, [{ name: 'quiet', input: {} }]))[0]!.content });
+    const [said] = silent.prompts[1]!.prompt.filter((entry) => entry.role === 'tool').flatMap((entry) => entry.content) as {
+      output: unknown;
+    }[];
+    expect(said!.output).toEqual({
+      type: 'text',
+      value: openaiChat.results(await dispatchCalls(quiet, [{ name: 'quiet', input: {} }]))[0]!.content,
+    });
 
     // A smaller cap is an option, checked like the builders' own.
     const small = scriptedModel(toolCalls(['c3', 'dump', {}]));
     await generateText({ model: small.model, tools: toAiSdkTools(registry, { maxChars: 500 }), prompt: 'dump', stopWhen: stepCountIs(3) });
-    const [part] = small.prompts[1]!.prompt.filter((entry) => entry.role === 'tool').flatMap((entry) => entry.content) as { output: { value: string } }[];
+    const [part] = small.prompts[1]!.prompt.filter((entry) => entry.role === 'tool').flatMap((entry) => entry.content) as {
+      output: { value: string };
+    }[];
     expect(part!.output.value.length).toBeLessThanOrEqual(500);
     expect(() => toAiSdkTools(registry, { maxChars: 10 })).toThrow('maxChars must be a whole number of characters, at least 200');
   });

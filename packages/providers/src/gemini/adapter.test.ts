@@ -96,7 +96,9 @@ describe('Gemini schemas', () => {
     expect(doubling).toMatch(/\(see #\/\$defs\/L\d+\)/);
     expect(doubling).not.toContain('$ref');
     // A reference to the root is recursive too; one that leads outside the schema is named.
-    expect(toGeminiSchema({ type: 'object', properties: { parent: { $ref: '#', description: 'The parent.' }, far: { $ref: 'other.json' } } })).toEqual({
+    expect(
+      toGeminiSchema({ type: 'object', properties: { parent: { $ref: '#', description: 'The parent.' }, far: { $ref: 'other.json' } } }),
+    ).toEqual({
       type: 'object',
       properties: {
         parent: { type: 'object', description: 'The parent. (a nested value of the same shape as its parent)' },
@@ -189,7 +191,12 @@ describe('Gemini calls and responses', () => {
     expect(content).toEqual({
       role: 'user',
       parts: [
-        { functionResponse: { name: 'get_weather', response: { output: { location: 'Lisbon, Portugal', unit: 'celsius', temperature: 21 } } } },
+        {
+          functionResponse: {
+            name: 'get_weather',
+            response: { output: { location: 'Lisbon, Portugal', unit: 'celsius', temperature: 21 } },
+          },
+        },
         {
           functionResponse: {
             id: 'fc-7',

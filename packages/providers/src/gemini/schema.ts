@@ -7,17 +7,51 @@ import { isSchemaObject as isObject, rewriteSchema, type SchemaRewriter } from '
  * the tool's own validation still checks every call.
  */
 const KEPT = new Set([
-  'type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required',
-  'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering',
-  'default', 'items', 'minimum', 'maximum',
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'maxItems',
+  'minItems',
+  'properties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'example',
+  'anyOf',
+  'propertyOrdering',
+  'default',
+  'items',
+  'minimum',
+  'maximum',
 ]);
 /**
  * Keys that are dropped without a word: they hold no rule for a value
  * (identifiers, comments, annotations) or are rewritten above.
  */
 const SILENT = new Set([
-  '$schema', '$id', '$anchor', '$comment', '$defs', 'definitions', '$ref', 'allOf', 'oneOf', 'const', 'examples',
-  'additionalProperties', 'readOnly', 'writeOnly', 'deprecated', 'contentEncoding', 'contentMediaType',
+  '$schema',
+  '$id',
+  '$anchor',
+  '$comment',
+  '$defs',
+  'definitions',
+  '$ref',
+  'allOf',
+  'oneOf',
+  'const',
+  'examples',
+  'additionalProperties',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  'contentEncoding',
+  'contentMediaType',
 ]);
 /** How a dropped rule is said in the field's description. */
 function droppedRule(key: string, value: unknown): string | undefined {
@@ -44,7 +78,8 @@ const FORMATS: Record<string, string[]> = {
 };
 
 function note(schema: JsonSchema, text: string): void {
-  schema.description = typeof schema.description === 'string' && schema.description !== '' ? `${schema.description} (${text})` : `(${text})`;
+  schema.description =
+    typeof schema.description === 'string' && schema.description !== '' ? `${schema.description} (${text})` : `(${text})`;
 }
 
 /** Gemini has no tuples: the items may be any of the tuple's types. */
@@ -63,6 +98,7 @@ function mergeAllOf(node: JsonSchema): JsonSchema {
   const merged = (allOf as unknown[]).filter(isObject).reduce<JsonSchema>((merged, part) => {
     const properties = { ...(isObject(merged.properties) ? merged.properties : {}), ...(isObject(part.properties) ? part.properties : {}) };
     const required = [...(Array.isArray(merged.required) ? merged.required : []), ...(Array.isArray(part.required) ? part.required : [])];
+    // biome-ignore lint/performance/noAccumulatingSpread: an allOf has a handful of parts; clarity over a mutable merge
     return { ...part, ...merged, properties, required };
   }, rest);
   if (Object.keys(merged.properties as object).length === 0) delete merged.properties;
@@ -87,7 +123,11 @@ const geminiRewriter: SchemaRewriter<JsonSchema> = {
 
     const out: JsonSchema = {};
     let nullable = node.nullable === true;
-    let types: string[] = Array.isArray(node.type) ? node.type.filter((t): t is string => typeof t === 'string') : typeof node.type === 'string' ? [node.type] : [];
+    let types: string[] = Array.isArray(node.type)
+      ? node.type.filter((t): t is string => typeof t === 'string')
+      : typeof node.type === 'string'
+        ? [node.type]
+        : [];
     if (types.includes('null')) {
       nullable = true;
       types = types.filter((type) => type !== 'null');
@@ -115,7 +155,9 @@ const geminiRewriter: SchemaRewriter<JsonSchema> = {
       }
       if (key === 'type' || key === 'anyOf' || key === 'nullable') continue;
       if (key === 'properties' && isObject(value)) {
-        out.properties = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, visit.walk(child, { keyword: 'properties', key: name })]));
+        out.properties = Object.fromEntries(
+          Object.entries(value).map(([name, child]) => [name, visit.walk(child, { keyword: 'properties', key: name })]),
+        );
       } else if (key === 'items') {
         out.items = Array.isArray(value)
           ? tupleItems(value.map((item, index) => visit.walk(item, { keyword: 'items', index })))
@@ -162,7 +204,12 @@ const geminiRewriter: SchemaRewriter<JsonSchema> = {
       note(out, `format: ${out.format}`);
       delete out.format;
     }
-    if (out.type === 'object' && out.properties === undefined && node.additionalProperties !== undefined && node.additionalProperties !== false) {
+    if (
+      out.type === 'object' &&
+      out.properties === undefined &&
+      node.additionalProperties !== undefined &&
+      node.additionalProperties !== false
+    ) {
       note(out, 'an object with keys of your choosing');
     }
     if (Array.isArray(node.examples) && node.examples.length > 0 && out.example === undefined) out.example = node.examples[0];

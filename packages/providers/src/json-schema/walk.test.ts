@@ -5,7 +5,11 @@ import { MAX_INLINED_REFS, resolveRef, rewriteSchema, walkSchema, type SchemaSte
 
 /** Each place the walk reached, written as a path: `properties.a/items`, `anyOf.0`… */
 function where(path: readonly SchemaStep[]): string {
-  return path.map((step) => ('key' in step ? `${step.keyword}.${step.key}` : 'index' in step ? `${step.keyword}.${step.index}` : step.keyword)).join('/') || '#';
+  return (
+    path
+      .map((step) => ('key' in step ? `${step.keyword}.${step.key}` : 'index' in step ? `${step.keyword}.${step.index}` : step.keyword))
+      .join('/') || '#'
+  );
 }
 
 function walked(schema: JsonSchema) {
@@ -64,7 +68,7 @@ describe('walkSchema', () => {
     expect(schemas).toEqual(['#', 'items.0', 'prefixItems.0']);
   });
 
-  it('follows a $ref into its target, where the $ref is written, with the $ref\'s siblings over the target', () => {
+  it("follows a $ref into its target, where the $ref is written, with the $ref's siblings over the target", () => {
     const seen: { path: string; schema: JsonSchema }[] = [];
     walkSchema(
       {
@@ -74,7 +78,13 @@ describe('walkSchema', () => {
       },
       { schema: (schema, path) => seen.push({ path: where(path), schema }) },
     );
-    expect(seen.map((entry) => entry.path)).toEqual(['#', 'properties.home', 'properties.home/properties.city', '$defs.Address', '$defs.Address/properties.city']);
+    expect(seen.map((entry) => entry.path)).toEqual([
+      '#',
+      'properties.home',
+      'properties.home/properties.city',
+      '$defs.Address',
+      '$defs.Address/properties.city',
+    ]);
     expect(seen[1]!.schema).toEqual({ type: 'object', description: 'Where they live.', properties: { city: { type: 'string' } } });
   });
 
@@ -84,7 +94,13 @@ describe('walkSchema', () => {
       properties: { tree: { $ref: '#/$defs/Node' } },
       $defs: { Node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/Node' } } } } },
     });
-    expect(tree.schemas).toEqual(['#', 'properties.tree', 'properties.tree/properties.children', '$defs.Node', '$defs.Node/properties.children']);
+    expect(tree.schemas).toEqual([
+      '#',
+      'properties.tree',
+      'properties.tree/properties.children',
+      '$defs.Node',
+      '$defs.Node/properties.children',
+    ]);
     expect(tree.refs).toEqual([
       'properties.tree/properties.children/items recursive #/$defs/Node',
       // Walked where it is defined, the definition is already one it is inside.
@@ -123,7 +139,10 @@ describe('walkSchema', () => {
       'properties.broken unresolved #%E0%A4%A',
     ]);
     expect(schemas).toEqual(['#', 'properties.slash', 'properties.encoded', 'properties.first', '$defs.a/b', '$defs.tilde~']);
-    expect(resolveRef({ $defs: { 'a/b': { type: 'string' } } }, '#/%24defs/a~1b')).toEqual({ target: { type: 'string' }, pointer: '/$defs/a~1b' });
+    expect(resolveRef({ $defs: { 'a/b': { type: 'string' } } }, '#/%24defs/a~1b')).toEqual({
+      target: { type: 'string' },
+      pointer: '/$defs/a~1b',
+    });
   });
 });
 
@@ -173,7 +192,9 @@ describe('rewriteSchema', () => {
         if (Array.isArray(allOf) && allOf.length === 1) return visit.walk({ ...(allOf[0] as JsonSchema), ...rest });
         const properties = visit.schema.properties as Record<string, unknown> | undefined;
         if (!properties) return visit.schema.type;
-        return Object.fromEntries(Object.entries(properties).map(([key, child]) => [key, visit.walk(child, { keyword: 'properties', key })]));
+        return Object.fromEntries(
+          Object.entries(properties).map(([key, child]) => [key, visit.walk(child, { keyword: 'properties', key })]),
+        );
       },
       other: (value) => `not a schema: ${JSON.stringify(value)}`,
       ref: (ref, why) => `${why} ${ref}`,

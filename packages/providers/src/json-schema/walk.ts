@@ -12,12 +12,20 @@ const KEYED = ['properties', 'patternProperties', 'dependentSchemas', '$defs', '
 const LISTED = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 /** Keywords whose value is one subschema (`items` may also be a list: a tuple, in older drafts). */
 const SINGLE = [
-  'items', 'additionalItems', 'additionalProperties', 'propertyNames', 'contains', 'not', 'if', 'then', 'else',
-  'unevaluatedProperties', 'unevaluatedItems',
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'propertyNames',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
 ];
 
-export const isSchemaObject = (value: unknown): value is JsonSchema =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isSchemaObject = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Every subschema directly under a schema, with where it sits; booleans (`true`, `false`) included. */
 export function subschemas(schema: JsonSchema): [SchemaStep, unknown][] {
@@ -96,7 +104,13 @@ export function resolveRef(root: JsonSchema, ref: string): { target: JsonSchema;
     return undefined;
   }
   if (pointer !== '' && !pointer.startsWith('/')) return undefined;
-  const tokens = pointer === '' ? [] : pointer.slice(1).split('/').map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const tokens =
+    pointer === ''
+      ? []
+      : pointer
+          .slice(1)
+          .split('/')
+          .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
   let node: unknown = root;
   for (const key of tokens) {
     if (Array.isArray(node) && /^(0|[1-9]\d*)$/.test(key)) node = node[Number(key)];

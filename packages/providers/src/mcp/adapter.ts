@@ -71,6 +71,8 @@ export const mcp: Adapter<McpTool[], McpCallToolResult[], 'mcp'> = {
   parseCalls: (reply) => (Array.isArray(reply) ? reply : [reply]).filter(isToolsCall).map(parseToolsCall),
   results(outcomes, options) {
     const maxChars = checkMaxChars(options);
-    return outcomes.map((outcome) => (outcome.ok ? successResult(outcome.name, outcome.output, maxChars) : errorResult(outcome.error.message, maxChars)));
+    return outcomes.map((outcome) =>
+      outcome.ok ? successResult(outcome.name, outcome.output, maxChars) : errorResult(outcome.error.message, maxChars),
+    );
   },
 };

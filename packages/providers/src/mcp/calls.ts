@@ -13,7 +13,8 @@ const MAX_CALL_ID_LENGTH = 200;
 /** Why a `_meta` call id cannot be used, or undefined when it can (or there is none). */
 export function mcpCallIdProblem(given: unknown): string | undefined {
   if (given === undefined) return undefined;
-  if (typeof given === 'string' && given.length > 0 && given.length <= MAX_CALL_ID_LENGTH && !/[\u0000-\u001f\u007f]/.test(given)) return undefined;
+  if (typeof given === 'string' && given.length > 0 && given.length <= MAX_CALL_ID_LENGTH && !/[\u0000-\u001f\u007f]/.test(given))
+    return undefined;
   return (
     `_meta["${MCP_CALL_ID_META}"] must be a string of 1 to ${MAX_CALL_ID_LENGTH} characters without control characters ` +
     `(got ${typeof given === 'string' ? `${given.length} characters` : typeof given}); send the same id when retrying a call, or leave it out.`

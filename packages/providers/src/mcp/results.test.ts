@@ -38,7 +38,12 @@ describe('successResult', () => {
     const result = successResult('lookup', cyclic);
     expect(result.isError).toBe(true);
     expect(result.content).toEqual([
-      { type: 'text', text: expect.stringMatching(/^lookup returned output that cannot be sent as JSON \(Converting circular structure to JSON\)\. This is a fault in the tool, not in your call\.$/) },
+      {
+        type: 'text',
+        text: expect.stringMatching(
+          /^lookup returned output that cannot be sent as JSON \(Converting circular structure to JSON\)\. This is a fault in the tool, not in your call\.$/,
+        ),
+      },
     ]);
     expect(result.structuredContent).toBeUndefined();
   });

@@ -93,7 +93,9 @@ describe('OpenAI tool lists', () => {
     }
     expect(error).toBeInstanceOf(StrictSchemaError);
     expect((error as StrictSchemaError).tools.map((tool) => tool.name)).toEqual(['set_labels']);
-    expect((error as Error).message).toContain('Tool "set_labels" cannot be sent with OpenAI strict mode:\n  - field "labels": it is a record with open-ended keys');
+    expect((error as Error).message).toContain(
+      'Tool "set_labels" cannot be sent with OpenAI strict mode:\n  - field "labels": it is a record with open-ended keys',
+    );
     expect((error as Error).message).toContain('send the tools without strict mode');
     // Without strict the same tool is listed as it is.
     expect(openaiChat.tools(withRecord)[0]!.function.parameters).toEqual(withRecord.get('set_labels')!.definition.inputSchema);
@@ -135,7 +137,9 @@ describe('OpenAI tool calls in, results out', () => {
       tool_call_id: 'call_ghi789',
       content: 'Error (denied): delete_file may not delete /etc/passwd: it is outside the project. Pick a path inside the project.',
     });
-    expect(messages[3]!.content).toBe('Error (unknown_tool): Unknown tool "get_wether"; available tools: get_weather, search, delete_file, ping.');
+    expect(messages[3]!.content).toBe(
+      'Error (unknown_tool): Unknown tool "get_wether"; available tools: get_weather, search, delete_file, ping.',
+    );
     // The messages fit the next request as they are.
     const next: OpenAI.Chat.ChatCompletionMessageParam[] = [chatCompletion.choices[0]!.message, ...messages];
     expect(next).toHaveLength(5);
@@ -174,7 +178,11 @@ describe('OpenAI tool calls in, results out', () => {
       input: ['Oslo'],
       error: { code: 'invalid_input', message: 'Invalid input for get_weather: expected object, received array' },
     });
-    expect(outcomes[1]).toMatchObject({ ok: false, callId: 'call_b', error: { code: 'unknown_tool', message: expect.stringContaining('Unknown tool "(unnamed)"') } });
+    expect(outcomes[1]).toMatchObject({
+      ok: false,
+      callId: 'call_b',
+      error: { code: 'unknown_tool', message: expect.stringContaining('Unknown tool "(unnamed)"') },
+    });
     expect(received).toEqual([]);
   });
 
@@ -214,7 +222,11 @@ describe('OpenAI tool calls in, results out', () => {
     const items = openaiResponses.results(outcomes) satisfies OpenAI.Responses.ResponseInputItem[];
     expect(items).toEqual([
       { type: 'function_call_output', call_id: 'call_12345xyz', output: '{"location":"Paris, France","unit":"celsius","temperature":21}' },
-      { type: 'function_call_output', call_id: 'call_2', output: expect.stringMatching(/^Error \(invalid_input\): Invalid input for search: the arguments are not valid JSON/) },
+      {
+        type: 'function_call_output',
+        call_id: 'call_2',
+        output: expect.stringMatching(/^Error \(invalid_input\): Invalid input for search: the arguments are not valid JSON/),
+      },
     ]);
     expect(received.map((call) => call.name)).toEqual(['get_weather']);
   });

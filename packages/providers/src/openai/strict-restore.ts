@@ -1,7 +1,6 @@
 import { isRecord } from '@toolshed/core/contract';
 import type { NullPlan } from './strict-schema.js';
 
-
 /** The branch of a rewritten `anyOf` that a value took: by its exact keys, else the only object branch. */
 function pickBranch(value: unknown, branches: NullPlan[]): NullPlan | undefined {
   if (Array.isArray(value)) return branches.find((branch) => branch.items !== undefined);

@@ -83,10 +83,13 @@ describe('toStrictSchema', () => {
 
   it('moves unsupported formats and length limits into the description, keeping supported ones', () => {
     const { schema } = strict(
-      object({
-        email: { type: 'string', format: 'email', description: 'Who to write to.' },
-        site: { type: 'string', format: 'uri', maxLength: 200 },
-      }, ['email', 'site']),
+      object(
+        {
+          email: { type: 'string', format: 'email', description: 'Who to write to.' },
+          site: { type: 'string', format: 'uri', maxLength: 200 },
+        },
+        ['email', 'site'],
+      ),
     );
     expect(schema.properties).toEqual({
       email: { type: 'string', format: 'email', description: 'Who to write to.' },
@@ -169,7 +172,9 @@ describe('toStrictSchema', () => {
 
     let deep: JsonSchema = { type: 'string' };
     for (let level = 0; level < 11; level += 1) deep = object({ next: deep }, ['next']);
-    expect(strictSchemaProblems(deep)).toEqual([{ at: expect.stringMatching(/^next(\.next){9}$/), reason: expect.stringContaining('more than 10 levels') }]);
+    expect(strictSchemaProblems(deep)).toEqual([
+      { at: expect.stringMatching(/^next(\.next){9}$/), reason: expect.stringContaining('more than 10 levels') },
+    ]);
 
     const many = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, { enum: ['a'] }]));
     expect(strictSchemaProblems(object(many))).toEqual([{ at: '(input)', reason: expect.stringContaining('1001 enum values') }]);
@@ -177,11 +182,17 @@ describe('toStrictSchema', () => {
 
   it('rewrites oneOf as anyOf and keeps a plan per branch', () => {
     const { schema, nulls } = strict(
-      object({
-        target: {
-          oneOf: [object({ file: { type: 'string' }, line: { type: 'integer' } }, ['file']), object({ url: { type: 'string' } }, ['url'])],
+      object(
+        {
+          target: {
+            oneOf: [
+              object({ file: { type: 'string' }, line: { type: 'integer' } }, ['file']),
+              object({ url: { type: 'string' } }, ['url']),
+            ],
+          },
         },
-      }, ['target']),
+        ['target'],
+      ),
     );
     expect((schema.properties as JsonSchema).target).toEqual({
       anyOf: [
@@ -207,7 +218,10 @@ describe('restoreOmittedKeys', () => {
       query: 'q',
       limit: null,
       filter: { tags: null, author: null },
-      sort: [{ field: 'date', descending: null }, { field: 'title', descending: true }],
+      sort: [
+        { field: 'date', descending: null },
+        { field: 'title', descending: true },
+      ],
     };
     const copy = structuredClone(sent);
     expect(restoreOmittedKeys(sent, nulls)).toEqual({
@@ -229,11 +243,17 @@ describe('restoreOmittedKeys', () => {
   it('the tool still decides after the round trip: defaults apply, wrong values are still refused', async () => {
     const { registry, received } = makeRegistry();
     const { nulls } = strict(registry.get('search')!.definition.inputSchema);
-    const ok = await registry.dispatch({ name: 'search', input: restoreOmittedKeys({ query: 'q', limit: null, filter: null, sort: null }, nulls) });
+    const ok = await registry.dispatch({
+      name: 'search',
+      input: restoreOmittedKeys({ query: 'q', limit: null, filter: null, sort: null }, nulls),
+    });
     expect(ok.ok).toBe(true);
     expect(received).toEqual([{ name: 'search', input: { query: 'q', limit: 10 } }]);
 
-    const bad = await registry.dispatch({ name: 'search', input: restoreOmittedKeys({ query: '', limit: null, filter: null, sort: null }, nulls) });
+    const bad = await registry.dispatch({
+      name: 'search',
+      input: restoreOmittedKeys({ query: '', limit: null, filter: null, sort: null }, nulls),
+    });
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('search.query') } });
     expect(received).toHaveLength(1);
   });

@@ -1,5 +1,12 @@
 import type { JsonSchema } from '@toolshed/core';
-import { isSchemaObject as isObject, MAX_INLINED_REFS, rewriteSchema, type RefRefusal, type SchemaRewriter, type SchemaStep } from '../json-schema/walk.js';
+import {
+  isSchemaObject as isObject,
+  MAX_INLINED_REFS,
+  rewriteSchema,
+  type RefRefusal,
+  type SchemaRewriter,
+  type SchemaStep,
+} from '../json-schema/walk.js';
 
 /** Why (part of) a schema cannot be sent with OpenAI `strict: true`. */
 export interface StrictProblem {
@@ -23,9 +30,7 @@ export interface NullPlan {
   keys?: string[];
 }
 
-export type StrictRewrite =
-  | { ok: true; schema: JsonSchema; nulls: NullPlan }
-  | { ok: false; problems: StrictProblem[] };
+export type StrictRewrite = { ok: true; schema: JsonSchema; nulls: NullPlan } | { ok: false; problems: StrictProblem[] };
 
 // OpenAI's documented limits for strict schemas.
 const MAX_OBJECT_DEPTH = 10;
@@ -36,7 +41,18 @@ const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email'
 /** Constraints strict mode rejects but the tool's own validation still enforces: kept as words for the model. */
 const HINTED = ['default', 'minLength', 'maxLength', 'uniqueItems', 'minProperties', 'maxProperties', 'minContains', 'maxContains'];
 /** Annotations with no effect on what the model may send. */
-const DROPPED = ['$schema', '$id', '$comment', 'examples', 'readOnly', 'writeOnly', 'deprecated', 'contentEncoding', 'contentMediaType', 'nullable'];
+const DROPPED = [
+  '$schema',
+  '$id',
+  '$comment',
+  'examples',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  'contentEncoding',
+  'contentMediaType',
+  'nullable',
+];
 const UNSUPPORTED: Record<string, string> = {
   not: '"not" cannot be expressed in strict mode',
   if: 'conditional schemas (if/then/else) cannot be expressed in strict mode',
@@ -256,10 +272,16 @@ export function toStrictSchema(schema: JsonSchema): StrictRewrite {
   const totals = { problems: [] as StrictProblem[], properties: 0, enumValues: 0 };
   const { schema: strict, plan } = rewriteSchema(schema, strictRewriter(totals));
   if (totals.properties > MAX_PROPERTIES) {
-    totals.problems.push({ at: '(input)', reason: `it has ${totals.properties} properties in all; strict mode allows at most ${MAX_PROPERTIES}` });
+    totals.problems.push({
+      at: '(input)',
+      reason: `it has ${totals.properties} properties in all; strict mode allows at most ${MAX_PROPERTIES}`,
+    });
   }
   if (totals.enumValues > MAX_ENUM_VALUES) {
-    totals.problems.push({ at: '(input)', reason: `it has ${totals.enumValues} enum values in all; strict mode allows at most ${MAX_ENUM_VALUES}` });
+    totals.problems.push({
+      at: '(input)',
+      reason: `it has ${totals.enumValues} enum values in all; strict mode allows at most ${MAX_ENUM_VALUES}`,
+    });
   }
   if (totals.problems.length > 0) return { ok: false, problems: dedupe(totals.problems) };
   return { ok: true, schema: strict, nulls: plan };
