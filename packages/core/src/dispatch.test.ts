@@ -482,17 +482,28 @@ describe('dispatch: approval by default', () => {
     expect(events.map((event) => event.type)).toEqual(['call.start', 'call.end']);
   });
 
-  it('runs tools that need no approval, and checks the input before denying', async () => {
+  it('runs tools that need no approval, and denies a risky call with no hook before reading its input', async () => {
     const { tool: echo, calls: echoed } = countingEcho();
     const { tool, calls } = risky({ destructive: true });
     const registry = new ToolRegistry().register(echo).register(tool);
     expect(await registry.dispatch({ name: 'echo', input: { text: 'hi' } })).toMatchObject({ ok: true });
     expect(echoed).toEqual([{ text: 'hi' }]);
-    // A model that got the input wrong hears about that first; it cannot fix a denial.
+    // Fixing the input could not make this call run: the model hears the denial, not the input error.
+    for (const input of [{ to: 7 }, 'not an object']) {
+      expect(await registry.dispatch({ name: 'send_email', input })).toMatchObject({ ok: false, error: { code: 'denied' } });
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it('with a hook, checks the input before asking: invalid input is reported and the hook is not asked', async () => {
+    const { tool, calls } = risky({ destructive: true });
+    const asked: unknown[] = [];
+    const registry = new ToolRegistry({ approve: (call) => (asked.push(call.input), true) }).register(tool);
     expect(await registry.dispatch({ name: 'send_email', input: { to: 7 } })).toMatchObject({
       ok: false,
-      error: { code: 'invalid_input' },
+      error: { code: 'invalid_input', message: 'Invalid input for send_email.to: expected string, received number' },
     });
+    expect(asked).toEqual([]);
     expect(calls).toEqual([]);
   });
 

@@ -185,6 +185,34 @@ describe('registerDeferred', () => {
     expect(loads.count).toBe(0);
   });
 
+  it('denies a risky tool with no approver without loading its code; with an approver, loads it to check the input', async () => {
+    const loads = { count: 0 };
+    const risky = defineTool({ ...echo, annotations: { destructive: true } });
+    const registry = new ToolRegistry().registerDeferred({ ...deferred(risky, loads), definition: describeTool(risky) });
+    for (const input of [{ text: 'a' }, { text: 7 }]) {
+      expect(await registry.dispatch({ name: 'echo', input })).toMatchObject({
+        ok: false,
+        error: {
+          code: 'denied',
+          message: expect.stringMatching(/^echo needs approval \(it is destructive\) and this harness has no approval hook/),
+        },
+      });
+    }
+    expect(loads.count).toBe(0);
+    expect(registry.get('echo')?.loaded).toBe(false);
+
+    const asked: unknown[] = [];
+    const approve = (call: { input: unknown }) => (asked.push(call.input), true);
+    expect(await registry.dispatch({ name: 'echo', input: { text: 7 } }, { approve })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: 'Invalid input for echo.text: expected string, received number' },
+    });
+    expect(loads.count).toBe(1);
+    expect(asked).toEqual([]);
+    expect(await registry.dispatch({ name: 'echo', input: { text: 'b' } }, { approve })).toMatchObject({ ok: true, output: { text: 'b' } });
+    expect(asked).toEqual([{ text: 'b', times: 1 }]);
+  });
+
   it('reports code that disagrees with its manifest as a failure, every time', async () => {
     const loads = { count: 0 };
     const changed = defineTool({ ...echo, description: 'Something else entirely.' });

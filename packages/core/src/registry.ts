@@ -272,6 +272,15 @@ export class ToolRegistry {
     const { signal } = options;
     if (signal?.aborted) return fail(abortedError(name, signal));
 
+    // Safe by default: with nobody to ask, a risky call is denied before its input is read or
+    // its code loaded (the definition is known from the manifest), so a deferred plugin that can
+    // never run here is never imported. Its input is not checked first: a model that fixed it
+    // would only be denied on the retry.
+    const approve = options.approve ?? this.#options.approve;
+    if (approve === undefined && needsApproval(entry.definition)) {
+      return fail({ code: 'denied', message: noApproverMessage(entry.definition) });
+    }
+
     // Every input schema is a JSON object (checked at registration), and
     // valibot's object schemas would take an array for one.
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -304,14 +313,10 @@ export class ToolRegistry {
       return fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', issues), issues });
     }
 
-    const approve = options.approve ?? this.#options.approve;
     if (typeof approve === 'function') {
       const denial = await askApproval(approve, { callId, name, input: parsed.output }, entry.definition);
       if (denial !== undefined) return fail({ code: 'denied', message: denial });
       if (signal?.aborted) return fail(abortedError(name, signal));
-    } else if (approve === undefined && needsApproval(entry.definition)) {
-      // Safe by default: nobody was asked, so a risky call does not run.
-      return fail({ code: 'denied', message: noApproverMessage(entry.definition) });
     }
 
     const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? this.#options.timeoutMs;
