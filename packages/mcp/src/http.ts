@@ -7,7 +7,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { hostHeaderAllowed, isLoopback } from './host-check.js';
 import { originAllowed, readAllowedOrigins } from './origin-check.js';
 import { invalidParams } from './params-gate.js';
-import { readBody } from './read-body.js';
+import { readMessage } from './read-body.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
 
 export interface HttpOptions extends McpServerOptions {
@@ -148,7 +148,7 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
   async function initialize(req: IncomingMessage, res: ServerResponse): Promise<Session | undefined> {
     // The transport takes a malformed initialize for some other request ("Server not initialized"):
     // read the body first, so that its params get -32602 naming the field.
-    const body = await readBody(req);
+    const body = await readMessage(req);
     if (!body.ok) return void sendError(res, body.status, body.message, body.code);
     const invalid = invalidParams(body.value);
     if (invalid) {
@@ -180,6 +180,8 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
         allow: 'POST',
       });
     }
+    const body = await readMessage(req);
+    if (!body.ok) return sendError(res, body.status, body.message, body.code);
     const server = createMcpServer(registry, serverOptions);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     unbound.add(server);
@@ -189,7 +191,7 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body.value);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -222,7 +224,11 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
         );
       }
       keepOpen(session, res);
-      return session.transport.handleRequest(req, res);
+      // A POST's body is read here, not by the transport, to refuse a batch before any of it runs.
+      if (req.method !== 'POST') return session.transport.handleRequest(req, res);
+      const body = await readMessage(req);
+      if (!body.ok) return sendError(res, body.status, body.message, body.code);
+      return session.transport.handleRequest(req, res, body.value);
     }
     if (req.method !== 'POST')
       return sendError(res, 400, 'Bad request: no mcp-session-id header. Start a session with an initialize POST first.');

@@ -27,3 +27,23 @@ export async function readBody(req: IncomingMessage): Promise<Body> {
     return { ok: false, status: 400, code: -32700, message: `Parse error: the body is not JSON (${(error as Error).message}).` };
   }
 }
+
+/**
+ * Read a POST body as one JSON-RPC message. A JSON array (a JSON-RPC batch) is refused whole with
+ * 400 and -32600, none of it run: MCP dropped batching in revision 2025-06-18, and this server
+ * speaks that revision and later (the SDK negotiates 2025-11-25 with current clients). An older
+ * client that negotiated 2025-03-26, which allowed batches, is refused too; it can send one
+ * message per POST, which every revision allows.
+ */
+export async function readMessage(req: IncomingMessage): Promise<Body> {
+  const body = await readBody(req);
+  if (body.ok && Array.isArray(body.value)) {
+    return {
+      ok: false,
+      status: 400,
+      code: -32600,
+      message: `Invalid Request: batches (JSON arrays) are not supported by MCP since 2025-06-18, so none of the ${body.value.length} messages in this one was run. Send one JSON-RPC message per POST.`,
+    };
+  }
+  return body;
+}
