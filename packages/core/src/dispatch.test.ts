@@ -586,6 +586,59 @@ describe('dispatch: call ids, events and progress', () => {
     expect(events).toHaveLength(4);
   });
 
+  it("ends a synchronous handler's call with its progress in order, and drops progress reported after it returned", async () => {
+    let late: (() => void) | undefined;
+    const tool = defineTool({
+      name: 'sync_steps',
+      description: 'Reports progress and returns at once.',
+      input: v.object({}),
+      run: (_input, ctx) => {
+        ctx.report({ progress: 1, total: 1 });
+        late = () => ctx.report({ progress: 2, total: 1 });
+        return 'done';
+      },
+    });
+    const registry = registryWith(tool);
+    const events: ToolEvent[] = [];
+    registry.subscribe((event) => events.push(event));
+    const pending = registry.dispatch({ name: 'sync_steps', input: {} });
+    expect(pending).toBeInstanceOf(Promise);
+    expect(await pending).toMatchObject({ ok: true, output: 'done' });
+    late?.();
+    expect(events.map((e) => e.type)).toEqual(['call.start', 'call.progress', 'call.end']);
+  });
+
+  it('awaits a handler that returns a thenable that is not a Promise, resolving or rejecting', async () => {
+    const thenable = (settle: (resolve: (v: unknown) => void, reject: (e: unknown) => void) => void) => ({
+      then: (resolve: (v: unknown) => void, reject: (e: unknown) => void) => setTimeout(() => settle(resolve, reject), 1),
+    });
+    const make = (name: string, settle: Parameters<typeof thenable>[0]) =>
+      defineTool({ name, description: 'Returns a thenable.', input: v.object({}), run: () => thenable(settle) as never });
+    const registry = registryWith(
+      make('resolves', (resolve) => resolve({ n: 1 })),
+      make('rejects', (_resolve, reject) => reject(new Error('backend gone'))),
+    );
+    expect(await registry.dispatch({ name: 'resolves', input: {} })).toMatchObject({ ok: true, output: { n: 1 } });
+    expect(await registry.dispatch({ name: 'rejects', input: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'execution_failed', message: 'rejects failed: backend gone' },
+    });
+  });
+
+  it('reports a handler that throws before returning as execution_failed, as a promise', async () => {
+    const tool = defineTool({
+      name: 'throws_at_once',
+      description: 'Throws synchronously.',
+      input: v.object({}),
+      run: () => {
+        throw new Error('no disk');
+      },
+    });
+    const pending = registryWith(tool).dispatch({ name: 'throws_at_once', input: {} });
+    expect(pending).toBeInstanceOf(Promise);
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'execution_failed', message: 'throws_at_once failed: no disk' } });
+  });
+
   it('emits end for failures too, and ignores progress reported after the call ended', async () => {
     let late: (() => void) | undefined;
     const tool = defineTool({

@@ -85,6 +85,41 @@ class StopSignal {
   ) {}
 }
 
+// One call in flight, ended once. A class rather than closures over #dispatch's locals:
+// one object per call instead of a closure context and a closure for each way to end.
+class CallState {
+  #ended = false;
+  constructor(
+    readonly callId: string,
+    readonly name: string,
+    readonly input: unknown,
+    readonly started: number,
+    readonly events: EventHub | undefined,
+  ) {}
+
+  succeed(output: unknown): Outcome {
+    const { callId, name, input } = this;
+    return this.#end({ ok: true, callId, name, input, output, durationMs: performance.now() - this.started });
+  }
+
+  fail(error: CallError): Outcome {
+    const { callId, name, input } = this;
+    return this.#end({ ok: false, callId, name, input, durationMs: performance.now() - this.started, error });
+  }
+
+  /** Progress reported after the call ended is dropped. */
+  progress(progress: Progress): void {
+    if (!this.#ended)
+      this.events?.emit({ type: 'call.progress', callId: this.callId, name: this.name, progress: { ...progress }, at: Date.now() });
+  }
+
+  #end(outcome: Outcome): Outcome {
+    this.#ended = true;
+    this.events?.emit({ type: 'call.end', callId: this.callId, name: this.name, outcome, at: Date.now() });
+    return outcome;
+  }
+}
+
 function scopedLogger(logger: ToolLogger, tool: string, callId: string): ToolLogger {
   const at = (level: keyof ToolLogger) => (message: string, data?: unknown) => logger[level](`[${tool} ${callId}] ${message}`, data);
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
@@ -187,10 +222,18 @@ export class ToolRegistry {
   }
 
   /** Run one call. Resolves to an outcome; never rejects for anything in the call. */
-  dispatch(call: ToolCall, options: DispatchOptions = {}): Promise<Outcome> {
-    if (options.timeoutMs !== undefined) checkTimeout('dispatch options', options.timeoutMs);
-    checkApprovalSetting('dispatch options', options.approve);
-    return this.#dispatch(call, options);
+  dispatch(call: ToolCall, options?: DispatchOptions): Promise<Outcome> {
+    if (options !== undefined) {
+      if (options.timeoutMs !== undefined) checkTimeout('dispatch options', options.timeoutMs);
+      checkApprovalSetting('dispatch options', options.approve);
+    }
+    try {
+      const outcome = this.#dispatch(call, options);
+      return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
+    } catch (error) {
+      // Only a throwing schema action or subscriber-error logger gets here: rejected, as from an async dispatch.
+      return Promise.reject(error);
+    }
   }
 
   /**
@@ -241,7 +284,11 @@ export class ToolRegistry {
     return entry.loading;
   }
 
-  async #dispatch(call: ToolCall, options: DispatchOptions): Promise<Outcome> {
+  // A call whose every step is synchronous (a loaded tool, a sync schema and handler, no
+  // approval hook, timeout or signal) ends inside this method: no async frame and no tick
+  // per step, which were most of what dispatch cost over validating the input. The steps
+  // that may wait go on in #prepareAsync and settle.
+  #dispatch(call: ToolCall, options: DispatchOptions | undefined): Outcome | Promise<Outcome> {
     const started = performance.now();
     // Read the call once: a model's payload is data, but a harness may pass anything.
     let name: string;
@@ -258,34 +305,28 @@ export class ToolRegistry {
     }
     const events = this.#events.active ? this.#events : undefined;
     events?.emit({ type: 'call.start', callId, name, input, at: Date.now() });
-    let ended = false;
-    const finish = (outcome: Outcome): Outcome => {
-      ended = true;
-      events?.emit({ type: 'call.end', callId, name, outcome, at: Date.now() });
-      return outcome;
-    };
-    const fail = (error: CallError): Outcome => finish({ ok: false, callId, name, input, durationMs: performance.now() - started, error });
+    const state = new CallState(callId, name, input, started, events);
 
     const entry = this.#entries.get(name);
-    if (!entry) return fail({ code: 'unknown_tool', message: this.#unknownToolMessage(name) });
+    if (!entry) return state.fail({ code: 'unknown_tool', message: this.#unknownToolMessage(name) });
 
-    const { signal } = options;
-    if (signal?.aborted) return fail(abortedError(name, signal));
+    const signal = options?.signal;
+    if (signal?.aborted) return state.fail(abortedError(name, signal));
 
     // Safe by default: with nobody to ask, a risky call is denied before its input is read or
     // its code loaded (the definition is known from the manifest), so a deferred plugin that can
     // never run here is never imported. Its input is not checked first: a model that fixed it
     // would only be denied on the retry.
-    const approve = options.approve ?? this.#options.approve;
+    const approve = options?.approve ?? this.#options.approve;
     if (approve === undefined && needsApproval(entry.definition)) {
-      return fail({ code: 'denied', message: noApproverMessage(entry.definition) });
+      return state.fail({ code: 'denied', message: noApproverMessage(entry.definition) });
     }
 
     // Every input schema is a JSON object (checked at registration), and
     // valibot's object schemas would take an array for one.
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       const issue: CallIssue = { path: [], at: name, message: `expected object, received ${describeReceived(input)}` };
-      return fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', [issue]), issues: [issue] });
+      return state.fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', [issue]), issues: [issue] });
     }
     const nonJson = findNonJsonValue(input);
     if (nonJson) {
@@ -294,32 +335,53 @@ export class ToolRegistry {
         at: formatPath(name, nonJson.path),
         message: `expected ${nonJson.expected}, received ${nonJson.received}`,
       };
-      return fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', [issue]), issues: [issue] });
+      return state.fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', [issue]), issues: [issue] });
     }
 
+    const tool = entry.tool;
+    if (tool === undefined || tool.input.async || typeof approve === 'function') {
+      return this.#prepareAsync(state, entry, approve, options);
+    }
+    const parsed = v.safeParse(tool.input, input);
+    if (!parsed.success) return invalidInput(state, parsed.issues);
+    return this.#run(state, entry, tool, parsed.output, options);
+  }
+
+  /** The steps before the handler that may wait: loading the tool, an async schema, the approval hook. */
+  async #prepareAsync(
+    state: CallState,
+    entry: Entry,
+    approve: ApprovalSetting | undefined,
+    options: DispatchOptions | undefined,
+  ): Promise<Outcome> {
+    const { name } = state;
     // A loaded tool is read at once: awaiting #load would cost a promise and ticks on every call.
     let tool = entry.tool;
     if (tool === undefined) {
       try {
         tool = await this.#load(entry);
       } catch (error) {
-        return fail({ code: 'execution_failed', message: `Tool "${name}" could not be loaded: ${describeThrown(error)}` });
+        return state.fail({ code: 'execution_failed', message: `Tool "${name}" could not be loaded: ${describeThrown(error)}` });
       }
     }
 
-    const parsed = tool.input.async ? await v.safeParseAsync(tool.input, input) : v.safeParse(tool.input, input);
-    if (!parsed.success) {
-      const issues = toCallIssues(name, parsed.issues);
-      return fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', issues), issues });
-    }
+    const parsed = tool.input.async ? await v.safeParseAsync(tool.input, state.input) : v.safeParse(tool.input, state.input);
+    if (!parsed.success) return invalidInput(state, parsed.issues);
 
     if (typeof approve === 'function') {
-      const denial = await askApproval(approve, { callId, name, input: parsed.output }, entry.definition);
-      if (denial !== undefined) return fail({ code: 'denied', message: denial });
-      if (signal?.aborted) return fail(abortedError(name, signal));
+      const denial = await askApproval(approve, { callId: state.callId, name, input: parsed.output }, entry.definition);
+      if (denial !== undefined) return state.fail({ code: 'denied', message: denial });
+      const signal = options?.signal;
+      if (signal?.aborted) return state.fail(abortedError(name, signal));
     }
+    return this.#run(state, entry, tool, parsed.output, options);
+  }
 
-    const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? this.#options.timeoutMs;
+  /** Run the handler: to the end at once when it returns a value, else waiting for it (and any timeout or abort). */
+  #run(state: CallState, entry: Entry, tool: AnyTool, input: unknown, options: DispatchOptions | undefined): Outcome | Promise<Outcome> {
+    const { callId, name } = state;
+    const signal = options?.signal;
+    const timeoutMs = options?.timeoutMs ?? entry.timeoutMs ?? this.#options.timeoutMs;
     const controller = timeoutMs !== undefined || signal ? new AbortController() : undefined;
     const logger = this.#options.logger;
     const ctx: ToolContext = {
@@ -328,38 +390,18 @@ export class ToolRegistry {
       signal: controller?.signal ?? NEVER_ABORTED,
       log: logger ? scopedLogger(logger, name, callId) : SILENT,
       // Progress nobody subscribed to is dropped: no closure is made for it.
-      report: events
-        ? (progress: Progress) => {
-            if (!ended) events.emit({ type: 'call.progress', callId, name, progress: { ...progress }, at: Date.now() });
-          }
-        : IGNORE_PROGRESS,
+      report: state.events ? (progress: Progress) => state.progress(progress) : IGNORE_PROGRESS,
     };
 
-    let output: unknown;
+    let running: unknown;
     try {
-      const running = tool.run(parsed.output, ctx);
-      output = controller ? await settleOrStop(running, controller, name, timeoutMs, signal) : await running;
+      running = tool.run(input, ctx);
+      if (controller) return settle(state, tool, settleOrStop(running, controller, name, timeoutMs, signal));
+      if (isThenable(running)) return settle(state, tool, running);
     } catch (error) {
-      if (error instanceof StopSignal) return fail({ code: error.code, message: error.message });
-      return fail(handlerError(name, error));
+      return state.fail(handlerError(name, error));
     }
-
-    if (tool.output) {
-      const checked = tool.output.async ? await v.safeParseAsync(tool.output, output) : v.safeParse(tool.output, output);
-      if (!checked.success) {
-        const issues = toCallIssues(name, checked.issues);
-        return fail({
-          code: 'invalid_output',
-          message: summarizeIssues(
-            `${name} returned output that breaks its own output schema (a fault in the tool, not in your call) at`,
-            issues,
-          ),
-          issues,
-        });
-      }
-      output = checked.output;
-    }
-    return finish({ ok: true, callId, name, input, output, durationMs: performance.now() - started });
+    return checkOutput(state, tool, running);
   }
 
   #unknownToolMessage(name: string): string {
@@ -385,6 +427,53 @@ function handlerError(name: string, error: unknown): CallError {
     return out;
   }
   return { code: 'execution_failed', message: `${name} failed: ${describeThrown(error)}` };
+}
+
+function invalidInput(state: CallState, valibotIssues: readonly v.BaseIssue<unknown>[]): Outcome {
+  const issues = toCallIssues(state.name, valibotIssues);
+  return state.fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', issues), issues });
+}
+
+// What await would take for a promise: an object or function with a callable then.
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    ((typeof value === 'object' && value !== null) || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+async function settle(state: CallState, tool: AnyTool, running: unknown): Promise<Outcome> {
+  let output: unknown;
+  try {
+    output = await running;
+  } catch (error) {
+    if (error instanceof StopSignal) return state.fail({ code: error.code, message: error.message });
+    return state.fail(handlerError(state.name, error));
+  }
+  return checkOutput(state, tool, output);
+}
+
+function checkOutput(state: CallState, tool: AnyTool, output: unknown): Outcome | Promise<Outcome> {
+  const schema = tool.output;
+  if (!schema) return state.succeed(output);
+  if (schema.async) return v.safeParseAsync(schema, output).then((checked) => checkedOutput(state, checked));
+  return checkedOutput(state, v.safeParse(schema, output));
+}
+
+function checkedOutput(
+  state: CallState,
+  checked: { success: true; output: unknown } | { success: false; issues: readonly v.BaseIssue<unknown>[] },
+): Outcome {
+  if (checked.success) return state.succeed(checked.output);
+  const issues = toCallIssues(state.name, checked.issues);
+  return state.fail({
+    code: 'invalid_output',
+    message: summarizeIssues(
+      `${state.name} returned output that breaks its own output schema (a fault in the tool, not in your call) at`,
+      issues,
+    ),
+    issues,
+  });
 }
 
 /** Undefined when approved, else the denial message. */
