@@ -35,12 +35,23 @@ export class CallLedger<T> {
     const fingerprint = fingerprintOf(input);
     const running = this.#running.get(callId);
     if (running) {
-      checkSameInput(callId, running.fingerprint, fingerprint);
-      return running.result;
+      // Answered as a rejection like every other outcome, never thrown from run() itself.
+      return running.fingerprint === fingerprint ? running.result : Promise.reject(differentInput(callId));
     }
-    const result = this.#runOnce(callId, fingerprint, send, signal).finally(() => this.#running.delete(callId));
-    this.#running.set(callId, { fingerprint, result });
-    return result;
+    const attempt = this.#runOnce(callId, fingerprint, send, signal);
+    const entry = { fingerprint, result: attempt.then(({ output }) => output) };
+    this.#running.set(callId, entry);
+    // The call stays answered from here until its outcome is in the store: a retry the moment
+    // it returns gets its result, not a store that has not caught up yet.
+    void attempt
+      .then(
+        ({ noted }) => noted,
+        () => {},
+      )
+      .finally(() => {
+        if (this.#running.get(callId) === entry) this.#running.delete(callId);
+      });
+    return entry.result;
   }
 
   async close(): Promise<void> {
@@ -48,12 +59,12 @@ export class CallLedger<T> {
     await this.#store.close();
   }
 
-  async #runOnce(id: string, fingerprint: string, send: Send<T>, signal: AbortSignal): Promise<T> {
+  async #runOnce(id: string, fingerprint: string, send: Send<T>, signal: AbortSignal): Promise<{ output: T; noted: Promise<void> }> {
     const claim: Claim = { id, fingerprint, messageId: this.#messageIdFor(id), owner: this.#owner, at: Date.now() };
     const claimed = await this.#store.claim(claim).catch((error: unknown) => {
       throw this.#unwritable(error);
     });
-    if (!claimed.won) return this.#answer(claimed.record, fingerprint, signal);
+    if (!claimed.won) return { output: await this.#answer(claimed.record, fingerprint, signal), noted: Promise.resolve() };
     const base = { id, attempt: claimed.record.attempt, fingerprint, messageId: claim.messageId, owner: this.#owner };
     let output: T;
     try {
@@ -70,12 +81,12 @@ export class CallLedger<T> {
       throw error;
     }
     // The message is out: a failure to note it must not turn into a failure (and a resend).
-    // Not awaited: this store already answers from it, another process waits on the claim
-    // until it reads it, and close() waits for it to be written.
+    // Not awaited here: run() answers this call id from memory until it is written, another
+    // process waits on the claim until it reads it, and close() waits for it to be written.
     const noted = this.#store.settle({ ...base, at: Date.now(), state: 'sent', output }).catch(() => {});
     this.#noting.add(noted);
     void noted.finally(() => this.#noting.delete(noted));
-    return output;
+    return { output, noted };
   }
 
   /** Answer a call id that is already claimed: from its outcome, or by waiting for one. */
@@ -160,13 +171,15 @@ function stillSending(record: CallRecord<unknown>): ToolError {
 }
 
 function checkSameInput(callId: string, earlier: string, now: string): void {
-  if (earlier !== now) {
-    throw new ToolError(
-      'invalid_input',
-      `send_email: call id ${JSON.stringify(callId)} was already used for a different message. ` +
-        `Nothing was sent. Use a new call id for a new message.`,
-    );
-  }
+  if (earlier !== now) throw differentInput(callId);
+}
+
+function differentInput(callId: string): ToolError {
+  return new ToolError(
+    'invalid_input',
+    `send_email: call id ${JSON.stringify(callId)} was already used for a different message. ` +
+      `Nothing was sent. Use a new call id for a new message.`,
+  );
 }
 
 /** The code and message of a ToolError (from any copy of core), or 'unknown'. */

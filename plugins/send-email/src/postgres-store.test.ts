@@ -78,6 +78,31 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL ledger store', () => {
     ]);
   });
 
+  it('answers a same-call-id retry made the moment the first call returned with its result, while the database is slow to record it', async () => {
+    const ledger = open();
+    await ledger.run('warm', {}, async () => 'x', never); // creates the table
+    // A busy database: each UPDATE statement (an outcome, not a claim's INSERT … ON CONFLICT) waits 200 ms before it touches a row.
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await client.query(
+      `CREATE FUNCTION ${table}_slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF current_query() ILIKE 'UPDATE%' THEN PERFORM pg_sleep(0.2); END IF; RETURN NULL; END $$`,
+    );
+    await client.query(`CREATE TRIGGER slow BEFORE UPDATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION ${table}_slow()`);
+    await client.end();
+    let sends = 0;
+    for (let round = 0; round < 5; round++) {
+      const send = async () => `round ${round} send ${++sends}`;
+      const first = await ledger.run(`now-${round}`, { round }, send, never);
+      // The retry gives up after 50 ms: it must not have to wait for the database to catch up.
+      const again = await ledger.run(`now-${round}`, { round }, send, AbortSignal.timeout(50)).catch((e: Error) => e.message);
+      expect(again).toBe(first);
+    }
+    await ledger.close();
+    expect(sends).toBe(5);
+    const states = (await rows()).filter((row) => row.call_id.startsWith('now-')).map((row) => row.state);
+    expect(states).toEqual(Array.from({ length: 5 }, () => 'sent'));
+  });
+
   it('two stores (two machines) racing the same call ids send each once, and both get its outcome (50 rounds)', async () => {
     const a = open();
     const b = open();
