@@ -171,7 +171,8 @@ describe('OpenAI tool calls in, results out', () => {
       { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '["Oslo"]' } },
       { id: 'call_b', type: 'function' } as unknown as OpenAI.Chat.ChatCompletionMessageToolCall,
     ]);
-    const outcomes = await dispatchCalls(registry, calls);
+    // Approved, so that get_weather (open-world) gets as far as its input.
+    const outcomes = await dispatchCalls(registry, calls, { approve: 'allow-all' });
     expect(outcomes[0]).toMatchObject({
       ok: false,
       callId: 'call_a',
@@ -210,7 +211,7 @@ describe('OpenAI tool calls in, results out', () => {
       { location: 'Oslo', unit: 'celsius' },
     ]);
     // Without the strict option the nulls reach the tool's schema, which refuses them.
-    const [refused] = await dispatchCalls(registry, openaiChat.parseCalls(toolCalls.slice(1)));
+    const [refused] = await dispatchCalls(registry, openaiChat.parseCalls(toolCalls.slice(1)), { approve: 'allow-all' });
     expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('get_weather.unit') } });
   });
 
