@@ -90,6 +90,44 @@ it('never sends an in-doubt call again, and says so with its Message-ID', async 
   }
 });
 
+it('writes only the class of an unknown error to the ledger, never its text: a marker in its message, stack, cause, name or code stays out', async () => {
+  const MARKER = 'sk_live_MARKER_9f3c2a';
+  const errors = [
+    new Error(`upstream said: password=${MARKER}`),
+    Object.assign(new TypeError(`bad ${MARKER}`), { code: 'ERR_INVALID_ARG_TYPE', cause: new Error(MARKER) }),
+    Object.assign(new Error('x'), { name: `${MARKER}Error`, code: MARKER }),
+    Object.assign(new Error('y'), { code: 'ECONNRESET', detail: MARKER }),
+    MARKER,
+    { message: MARKER },
+  ];
+  const ledger = open();
+  const waiter = open();
+  const seen: string[] = [];
+  for (const [i, thrown] of errors.entries()) {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const first = failure(ledger.run(`u${i}`, {}, async () => (await held, Promise.reject(thrown)), never));
+    // Another ledger (another process) waits on the claim and is told how the attempt ended.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = failure(waiter.run(`u${i}`, {}, async () => 'never', never));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    expect(await first).toBe(thrown); // the caller still gets its own error
+    seen.push((await second).message);
+  }
+  await Promise.all([ledger.close(), waiter.close()]);
+  const file = await text();
+  expect(file).not.toContain(MARKER);
+  expect(file.toLowerCase()).not.toContain('marker');
+  for (const message of seen) expect(message).not.toContain(MARKER);
+  expect(seen[0]).toContain('send_email failed with an unexpected error (Error).');
+  expect(seen[1]).toContain('an unexpected error (TypeError ERR_INVALID_ARG_TYPE)');
+  expect(seen[2]).toContain('send_email failed with an unexpected error.');
+  expect(seen[4]).toContain('send_email failed with an unexpected error.');
+  expect(seen[3]).toContain('an unexpected error (Error ECONNRESET)');
+  expect((await records()).filter((r) => r?.state === 'failed')).toHaveLength(errors.length);
+});
+
 it('refuses a call id reused with different input, before sending', async () => {
   const ledger = open();
   await ledger.run('a', { n: 1 }, async () => 'first', never);

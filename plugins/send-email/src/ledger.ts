@@ -76,8 +76,11 @@ export class CallLedger<T> {
         await this.#store.settle(record).catch(() => {});
         throw inDoubtError(record);
       }
+      // A ToolError's message is ours; any other error's text may carry anything (a server's
+      // words, a secret), so only its class goes into the store.
       const { code, message } = toolErrorFields(error);
-      await this.#store.settle({ ...base, at: Date.now(), state: 'failed', error: { code, message } }).catch(() => {});
+      const recorded = code === 'unknown' ? `send_email failed with ${classify(error)}.` : message;
+      await this.#store.settle({ ...base, at: Date.now(), state: 'failed', error: { code, message: recorded } }).catch(() => {});
       throw error;
     }
     // The message is out: a failure to note it must not turn into a failure (and a resend).
@@ -130,7 +133,7 @@ export class CallLedger<T> {
 
   #unwritable(error: unknown): ToolError {
     if (toolErrorFields(error).code !== 'unknown') return error as ToolError;
-    const reason = isSafeFileError(error) ? error.message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+    const reason = isSafeFileError(error) ? error.message : classify(error);
     return new ToolError(
       'execution_failed',
       `send_email could not record the call in its ${this.#store.label} (${reason}). Nothing was sent; ` +
@@ -180,6 +183,19 @@ function differentInput(callId: string): ToolError {
     `send_email: call id ${JSON.stringify(callId)} was already used for a different message. ` +
       `Nothing was sent. Use a new call id for a new message.`,
   );
+}
+
+/**
+ * An error that is not ours, named by its class only: its name and code when they look like
+ * a name and a code (`TypeError`, `ECONNRESET`, `ERR_STREAM_DESTROYED`), never its message.
+ */
+export function classify(error: unknown): string {
+  const { name, code } = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; code?: unknown };
+  const parts = [
+    typeof name === 'string' && /^(?:[A-Z][A-Za-z]{0,40})?Error$/.test(name) ? name : undefined,
+    typeof code === 'string' && /^(?:E[A-Z0-9]{1,20}|ERR_[A-Z0-9_]{1,60})$/.test(code) ? code : undefined,
+  ].filter(Boolean);
+  return parts.length > 0 ? `an unexpected error (${parts.join(' ')})` : 'an unexpected error';
 }
 
 /** The code and message of a ToolError (from any copy of core), or 'unknown'. */
