@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 /** A message as nodemailer takes it, fields already checked. */
 export interface Message {
   from: string;
@@ -8,13 +6,9 @@ export interface Message {
   replyTo: string | undefined;
   subject: string;
   text: string;
+  /** Derived from the call id by the ledger (messageIdFor), the one id every attempt of a call carries. */
   messageId: string;
   date: Date;
-}
-
-/** A Message-ID in the sender's domain, so the id is known before any transport runs. */
-export function newMessageId(from: string): string {
-  return `<${randomUUID()}@${from.slice(from.lastIndexOf('@') + 1)}>`;
 }
 
 /** Fields in nodemailer's shape; empty optional fields left out so no empty header is written. */

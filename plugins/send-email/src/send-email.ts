@@ -3,7 +3,7 @@ import { isAllowed } from './allow.js';
 import { resolveConfig, type SendEmailConfig } from './config.js';
 import { CallLedger, messageIdFor } from './ledger.js';
 import { openStore } from './stores.js';
-import { newMessageId, type Message } from './message.js';
+import type { Message } from './message.js';
 import type { SendEmailOptions } from './options.js';
 import { composeMessage, outboxName, writeToOutbox } from './outbox.js';
 import { displayPath, isSafeFileError } from './safe-file.js';
@@ -58,8 +58,8 @@ function list(value: string | string[] | undefined): string[] {
   return typeof value === 'string' ? [value] : value;
 }
 
-/** Limits, the subject and the allow list, checked before anything is sent. */
-async function checkMessage(config: SendEmailConfig, input: SendEmailInput): Promise<Message> {
+/** Limits, the subject and the allow list, checked before anything is sent. The Message-ID comes later, from the ledger. */
+async function checkMessage(config: SendEmailConfig, input: SendEmailInput): Promise<Omit<Message, 'messageId'>> {
   // Case variants of one address are one recipient: counted once, one RCPT TO.
   const { to, cc } = dedupeRecipients(list(input.to), list(input.cc));
   const { recipients, subjectChars, bodyChars } = config.limits;
@@ -109,7 +109,6 @@ async function checkMessage(config: SendEmailConfig, input: SendEmailInput): Pro
     replyTo: input.replyTo,
     subject: input.subject,
     text: input.body,
-    messageId: newMessageId(config.from),
     date: new Date(),
   };
 }

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FailureOutcome, Outcome, SuccessOutcome } from '@toolshed/core';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { decodeLine } from './ledger-line.js';
 import { makeHostHarness, makeTempDir, secretForms, type Harness } from './harness.fixture.js';
 import { freePort, startSmtpServer, type TestSmtpServer } from './smtp-server.fixture.js';
 
@@ -303,6 +304,27 @@ describe('send_email sends a retried call once', () => {
     expect(server.received).toHaveLength(1);
     success(await h.send(message, 'call-2'));
     expect(server.received).toHaveLength(2);
+  });
+
+  it('generates one Message-ID per call: the one the ledger records is the one the server received and the result names', async () => {
+    const cwd = await makeTempDir();
+    const h = await makeHostHarness(options(), env, cwd);
+    const outputs = [success(await h.send(message, 'call-mid-1')).output, success(await h.send(message, 'call-mid-2')).output];
+    await h.dispose(); // the ledger has every record once its tool is closed
+    const ledger = (await readFile(join(cwd, '.toolshed/send-email/calls.jsonl'), 'utf8')).split('\n').filter(Boolean);
+    await rm(cwd, { recursive: true, force: true });
+    const records = ledger.map((line) => decodeLine(line)).map((d) => (d.kind === 'record' ? d.record : undefined));
+    expect(server.received).toHaveLength(2);
+    for (const [i, got] of server.received.entries()) {
+      const callId = `call-mid-${i + 1}`;
+      // Exactly one Message-ID header went out, and it is the ledger's.
+      expect(got.raw.match(/^message-id:/gim)).toHaveLength(1);
+      const ofCall = records.filter((r) => r?.id === callId);
+      expect(ofCall.map((r) => r?.state)).toEqual(['claimed', 'sent']);
+      for (const record of ofCall) expect(record?.messageId).toBe(got.mail.messageId);
+      expect((outputs[i] as { messageId: string }).messageId).toBe(got.mail.messageId);
+    }
+    expect(server.received[0]!.mail.messageId).not.toBe(server.received[1]!.mail.messageId);
   });
 
   it('sends once when retries arrive while the first is still sending', async () => {
