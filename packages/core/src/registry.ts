@@ -72,6 +72,9 @@ interface Entry {
   loading: Promise<AnyTool> | undefined;
 }
 
+// Node's global `performance` is a lazy getter on globalThis that runs on every read;
+// held once here, the two clock reads of a call cost a getter call less each.
+const clock = globalThis.performance;
 const NEVER_ABORTED = new AbortController().signal;
 const SILENT: ToolLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const IGNORE_PROGRESS = (_progress: Progress): void => {};
@@ -99,12 +102,12 @@ class CallState {
 
   succeed(output: unknown): Outcome {
     const { callId, name, input } = this;
-    return this.#end({ ok: true, callId, name, input, output, durationMs: performance.now() - this.started });
+    return this.#end({ ok: true, callId, name, input, output, durationMs: clock.now() - this.started });
   }
 
   fail(error: CallError): Outcome {
     const { callId, name, input } = this;
-    return this.#end({ ok: false, callId, name, input, durationMs: performance.now() - this.started, error });
+    return this.#end({ ok: false, callId, name, input, durationMs: clock.now() - this.started, error });
   }
 
   /** Progress reported after the call ended is dropped. */
@@ -289,7 +292,7 @@ export class ToolRegistry {
   // per step, which were most of what dispatch cost over validating the input. The steps
   // that may wait go on in #prepareAsync and settle.
   #dispatch(call: ToolCall, options: DispatchOptions | undefined): Outcome | Promise<Outcome> {
-    const started = performance.now();
+    const started = clock.now();
     // Read the call once: a model's payload is data, but a harness may pass anything.
     let name: string;
     let input: unknown;
