@@ -29,6 +29,8 @@ export interface ChildJob {
   calls: { callId: string; input: unknown }[];
   /** Epoch milliseconds at which to start dispatching, so several children start together. */
   startAt?: number;
+  /** Extra environment for the child (read at its start, such as NODE_EXTRA_CA_CERTS). */
+  env?: Record<string, string>;
 }
 
 export interface ChildSender {
@@ -40,9 +42,10 @@ export interface ChildSender {
 }
 
 /** Run send_email calls in another Node process (the built plugin in dist/). */
-export function runChild(job: ChildJob): ChildSender {
+export function runChild({ env, ...job }: ChildJob): ChildSender {
   const child = spawn(process.execPath, ['--input-type=module', '-e', SCRIPT, JSON.stringify({ startAt: 0, ...job })], {
     cwd: PLUGIN_DIR,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

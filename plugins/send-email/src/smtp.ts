@@ -9,6 +9,8 @@ type Transporter = import('nodemailer').Transporter;
 
 interface SmtpFault {
   code?: string;
+  /** The system or TLS error's own code, when nodemailer put its own (ESOCKET) in `code`. */
+  originalCode?: string;
   message?: string;
   response?: string;
   responseCode?: number;
@@ -110,15 +112,16 @@ export class SmtpSender {
   #fault(error: SmtpFault, signal: AbortSignal): Error {
     if (signal.aborted)
       return new ToolError('execution_failed', 'send_email was cancelled before the message content was sent; nothing was delivered.');
-    const scrub = (text: string) => this.#config.scrubber.scrub(text);
     const at = `the SMTP server at ${this.where}`;
     // Only the reply's codes and a fixed explanation are shown; nodemailer appends the server's
-    // words to error.message whenever there was a reply, so that message is used only without one.
+    // words to error.message whenever there was a reply. Without a reply the message is not
+    // shown either: a TLS error's names the server's certificate (its CN and altnames), which
+    // the server chose. Its codes and a fixed explanation stand in for it.
     const said =
       error.response || error.responseCode
         ? describeReply(stepOf(error.command), readReply(error.response, error.responseCode))
         : undefined;
-    const local = scrub(error.response ? '' : (error.message ?? ''));
+    const local = describeLocal(error);
     const step = error.command ? ` to ${error.command.replace(/^AUTH .*/, 'AUTH')}` : '';
     let message: string;
     switch (error.code) {
@@ -127,7 +130,7 @@ export class SmtpSender {
       case 'EDNS':
         message = said
           ? `${at} closed the connection (reply${step}: ${said}). The message was not delivered.`
-          : `the connection to ${at} failed: ${local || 'connection failed'}. ` +
+          : `the connection to ${at} failed: ${local}. ` +
             `The message was not confirmed as delivered. Check that the server is running and reachable, or retry later.`;
         break;
       case 'ETIMEDOUT':
@@ -144,7 +147,7 @@ export class SmtpSender {
         message = `${at} refused the message (reply${step}: ${said ?? local}). ${advice(error.responseCode)}`;
         break;
       default:
-        message = `sending through ${at} failed: ${said ?? (local || scrub(String(error)))}. The message was not confirmed as delivered.`;
+        message = `sending through ${at} failed: ${said ?? local}. The message was not confirmed as delivered.`;
     }
     const rejected = (error.rejectedErrors ?? []).filter((e) => e.recipient && e.response);
     if (rejected.length > 0) {
@@ -152,6 +155,40 @@ export class SmtpSender {
     }
     return new ToolError('execution_failed', `send_email: ${message}`);
   }
+}
+
+/** What a failure without a reply was, in fixed words: codes that look like codes, and their meaning. */
+const LOCAL_MEANING: Record<string, string> = {
+  ECONNREFUSED: 'nothing accepted a connection at that host and port',
+  ECONNRESET: 'the connection was reset',
+  EPIPE: 'the connection was closed while writing',
+  ENOTFOUND: 'the host name was not found',
+  EAI_AGAIN: 'the host name could not be looked up just now',
+  EHOSTUNREACH: 'the host cannot be reached',
+  ENETUNREACH: 'the network cannot be reached',
+  CERT_HAS_EXPIRED: "the server's TLS certificate has expired",
+  CERT_NOT_YET_VALID: "the server's TLS certificate is not valid yet",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "the server's TLS certificate is self-signed, so it is not trusted",
+  SELF_SIGNED_CERT_IN_CHAIN: "the server's TLS certificate chain ends in a self-signed certificate that is not trusted",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's TLS certificate is not signed by a trusted authority",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the server's TLS certificate is not signed by a trusted authority",
+  ERR_TLS_CERT_ALTNAME_INVALID: "the server's TLS certificate is not for this host name (check smtp.host)",
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the server did not speak TLS where TLS was expected (check smtp.secure and the port)',
+  ETLS: 'the TLS connection could not be set up',
+  EDNS: 'the host name could not be resolved',
+  EAUTH: 'the login could not be made (no reply from the server)',
+};
+
+function describeLocal(error: SmtpFault): string {
+  const codes = [error.code, error.originalCode].filter(
+    (code, i, all): code is string => typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) && all.indexOf(code) === i,
+  );
+  const meaning = [...codes]
+    .reverse()
+    .map((code) => LOCAL_MEANING[code])
+    .find(Boolean);
+  const named = codes.length > 0 ? codes.join(' ') : 'no error code';
+  return `${named} (${meaning ?? 'the connection failed'})`;
 }
 
 function advice(code: number | undefined): string {
