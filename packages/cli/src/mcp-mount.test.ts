@@ -17,6 +17,7 @@ const bin = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
 const packageDir = (name: string) => realpathSync(path.dirname(require.resolve(`${name}/package.json`)));
 const MCP_DIR = packageDir('@toolshed/mcp');
 const ECHO_DIR = packageDir('@toolshed/tool-echo');
+const CORE_DIR = packageDir('@toolshed/core');
 const EVERYTHING = path.join(packageDir('@modelcontextprotocol/server-everything'), 'dist/index.js');
 const MARKER_SERVER = fileURLToPath(new URL('../test-fixtures/mcp-servers/marker-server.mjs', import.meta.url));
 
@@ -460,28 +461,59 @@ describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token fr
 });
 
 describe('Toolshed mounted by Toolshed', () => {
-  it("project A calls project B's echo through `toolshed serve --cwd B` over stdio", async () => {
-    const b = project({}, { echo: true });
-    const serveB = { name: 'b', command: process.execPath, args: [bin, 'serve', '--cwd', b], rename: { echo: 'b_echo' } };
+  /** Project B: echo as a dependency, and a destructive `wipe` of its own in a module file. */
+  function projectB(): string {
+    const b = project({ plugins: ['./wipe.mjs'] }, { echo: true });
+    symlinkSync(CORE_DIR, path.join(b, 'node_modules/@toolshed/core'), 'dir');
+    writeFileSync(
+      path.join(b, 'wipe.mjs'),
+      `import { definePlugin, defineTool, jsonSchemaInput } from '@toolshed/core';
+const input = { type: 'object', properties: { target: { type: 'string' } }, required: ['target'] };
+const wipe = defineTool({
+  name: 'wipe',
+  description: 'Wipe a target.',
+  input: jsonSchemaInput(input, (value) => (typeof value.target === 'string' ? [] : [{ path: ['target'], kind: 'type', expected: 'string' }])),
+  annotations: { destructive: true },
+  run: ({ target }) => 'wiped ' + target,
+});
+export default definePlugin({ name: 'wipe-plugin', apiVersion: 1, tools: [wipe] });
+`,
+    );
+    return b;
+  }
+
+  it("project A calls project B's echo through `toolshed serve --cwd B` over stdio, with no config mark; B's destructive tool stays destructive", async () => {
+    const b = projectB();
+    // B serves with --yes: it leaves the asking to its client, so only A's reading of the hints decides.
+    const serveB = {
+      name: 'b',
+      command: process.execPath,
+      args: [bin, 'serve', '--cwd', b, '--yes'],
+      rename: { echo: 'b_echo', wipe: 'b_wipe' },
+    };
     const a = project({ mcpServers: [serveB] });
     const list = await toolshed(a, ['list', '--json']);
     expect(list.stderr).toBe('');
     expect(list.code).toBe(0);
-    // echo says nothing of openWorld, so B serves no openWorldHint, and the MCP spec's default makes it open-world here.
-    expect(JSON.parse(list.stdout)).toEqual([
-      expect.objectContaining({ name: 'b_echo', plugin: 'b', source: 'mcp', annotations: expect.objectContaining({ openWorld: true }) }),
+    // B states every hint (false where the tool has no annotation), so A reads them as B does:
+    // echo is neither open-world nor destructive, wipe is destructive and not open-world.
+    const listed = JSON.parse(list.stdout) as { name: string; annotations: object }[];
+    expect(listed.map(({ name, annotations }) => ({ name, annotations }))).toEqual([
+      { name: 'b_wipe', annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false } },
+      { name: 'b_echo', annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false } },
     ]);
-    const denied = await toolshed(a, ['call', 'b_echo', '{"text":"across projects"}']);
-    expect(denied.code).toBe(1);
-    expect(denied.stderr).toContain('b_echo needs approval (it is open-world)');
-    // The user knows better and marks the server's tools in the config.
-    writeFileSync(
-      path.join(a, 'toolshed.config.json'),
-      JSON.stringify({ mcpServers: [{ ...serveB, annotations: { '*': { openWorld: false } } }] }),
-    );
     const run = await toolshed(a, ['call', 'b_echo', '{"text":"across projects"}', '--json']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('across projects');
+
+    const denied = await toolshed(a, ['call', 'b_wipe', '{"target":"disk"}']);
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toContain('b_wipe needs approval (it is destructive)');
+    expect(denied.stdout).not.toContain('wiped');
+    const allowed = await toolshed(a, ['call', 'b_wipe', '{"target":"disk"}', '--yes', '--json']);
+    expect(allowed.stderr).toBe('');
+    expect(allowed.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(allowed.stdout).output)).toContain('wiped disk');
   });
 });

@@ -42,7 +42,7 @@ describe('a served registry keeps its approval setting', () => {
     // Tools that need no approval still run, and the listing carries the hints a client asks by.
     expect(await mcp.callTool({ name: 'echo', arguments: { text: 'hi' } })).toMatchObject({ structuredContent: { text: 'hi' } });
     const listed = (await mcp.listTools()).tools.find((tool) => tool.name === 'delete_record');
-    expect(listed?.annotations).toEqual({ destructiveHint: true, openWorldHint: true });
+    expect(listed?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
   });
 });
 

@@ -83,20 +83,27 @@ describe('serveHttp', () => {
     expect(echo.description).toBe(echoDefinition.description);
     expect(echo.inputSchema).toEqual(echoDefinition.inputSchema);
     expect(echo.outputSchema).toEqual(echoDefinition.outputSchema);
-    expect(echo.annotations).toEqual({ readOnlyHint: true, idempotentHint: true });
+    expect(echo.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 
     const remove = tools.find((tool) => tool.name === 'delete_record')!;
-    expect(remove.annotations).toEqual({ destructiveHint: true, openWorldHint: true });
+    expect(remove.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
     expect(remove.outputSchema).toBeUndefined();
 
     const count = tools.find((tool) => tool.name === 'count_words')!;
     expect(count.title).toBe('Count words');
-    expect(count.annotations).toEqual({ title: 'Count words', readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+    expect(count.annotations).toEqual({
+      title: 'Count words',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
     // MCP output schemas must be objects: a number output is listed without one.
     expect(count.outputSchema).toBeUndefined();
 
+    // A tool without annotations states every hint false: MCP would read a missing destructiveHint or openWorldHint as true.
     const steps = tools.find((tool) => tool.name === 'steps')!;
-    expect(steps.annotations).toBeUndefined();
+    expect(steps.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
     expect(steps.title).toBeUndefined();
   });
 

@@ -79,7 +79,7 @@ describe('toolshed schema --format', () => {
         inputSchema: echoSchema,
         // The output's field has no description: it would repeat the input's in every tools/list.
         outputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-        annotations: { readOnlyHint: true, idempotentHint: true },
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
     ]);
   });

@@ -138,7 +138,7 @@ describe('toolshed serve (stdio)', { timeout: 30_000 }, () => {
     expect(tools[0]).toMatchObject({
       inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
       outputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-      annotations: { readOnlyHint: true },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     });
   });
 

@@ -92,25 +92,27 @@ describe('Toolshed served over stdio (serveStdio) and mounted by Toolshed', () =
       idempotent: true,
       openWorld: false,
     });
-    expect(definitions.find((definition) => definition.name === 'delete_record')!.annotations).toMatchObject({
+    expect(definitions.find((definition) => definition.name === 'delete_record')!.annotations).toEqual({
+      readOnly: false,
       destructive: true,
+      idempotent: false,
       openWorld: true,
     });
-    // echo is readOnly and idempotent, and says nothing of openWorld: served without openWorldHint, it
-    // comes back open-world (the spec's default for a missing hint), so it needs approval like any such tool.
+    // echo is readOnly and idempotent, and says nothing of openWorld: served with openWorldHint false
+    // (not left out, which MCP would read as true), it comes back as it was and needs no approval.
     expect(definitions.find((definition) => definition.name === 'echo')!.annotations).toEqual({
       readOnly: true,
       destructive: false,
       idempotent: true,
-      openWorld: true,
+      openWorld: false,
     });
     const registry = registryOf([[mount, definitions]]);
     expect(await registry.dispatch({ name: 'echo', input: { text: 'round trip' } })).toMatchObject({
-      ok: false,
-      error: { code: 'denied' },
+      ok: true,
+      output: { text: 'round trip' },
     });
     expect(await registry.dispatch({ name: 'count_words', input: { text: 'one two three' } })).toMatchObject({ ok: true, output: '3' });
-    expect(await registry.dispatch({ name: 'echo', input: { text: 'round trip' } }, { approve: 'allow-all' })).toMatchObject({ ok: true });
+    // A destructive tool is still destructive once mounted: denied with no approver.
     expect(await registry.dispatch({ name: 'delete_record', input: { id: 'tmp-1' } })).toMatchObject({
       ok: false,
       error: { code: 'denied' },

@@ -11,17 +11,25 @@ describe('mcp.tools', () => {
       title: 'Weather',
       description: 'Current weather for a city.',
       inputSchema: registry.get('get_weather')!.definition.inputSchema,
-      annotations: { title: 'Weather', readOnlyHint: true, openWorldHint: true },
+      annotations: { title: 'Weather', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     });
+    // Every hint is stated, false where Toolshed has no annotation: MCP would read a missing
+    // destructiveHint or openWorldHint as true.
     expect(search).toEqual({
       name: 'search',
       description: 'Search documents.',
       inputSchema: registry.get('search')!.definition.inputSchema,
       outputSchema: registry.get('search')!.definition.outputSchema,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     });
-    expect(remove!.annotations).toEqual({ destructiveHint: true, idempotentHint: true });
+    expect(remove!.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
     // MCP output schemas must be objects: a string output is listed without one.
-    expect(ping).toEqual({ name: 'ping', description: 'Answer pong.', inputSchema: { type: 'object', properties: {}, required: [] } });
+    expect(ping).toEqual({
+      name: 'ping',
+      description: 'Answer pong.',
+      inputSchema: { type: 'object', properties: {}, required: [] },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    });
   });
 
   it('gives copies: changing the result does not change the registry', () => {

@@ -12,12 +12,13 @@ export interface McpTool {
   description: string;
   inputSchema: JsonSchema & { type: 'object' };
   outputSchema?: JsonSchema & { type: 'object' };
-  annotations?: {
+  /** Every hint, stated: false where the tool's annotation is absent (see mcpTools). */
+  annotations: {
     title?: string;
-    readOnlyHint?: boolean;
-    destructiveHint?: boolean;
-    idempotentHint?: boolean;
-    openWorldHint?: boolean;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
   };
 }
 
@@ -35,7 +36,7 @@ const HINTS = [
  */
 function mcpTools(source: ToolSource): McpTool[] {
   return definitionsOf(source).map((definition) => {
-    const tool: McpTool = {
+    const tool: Omit<McpTool, 'annotations'> & Partial<Pick<McpTool, 'annotations'>> = {
       name: definition.name,
       description: definition.description,
       inputSchema: definition.inputSchema as McpTool['inputSchema'],
@@ -43,15 +44,13 @@ function mcpTools(source: ToolSource): McpTool[] {
     const { annotations } = definition;
     if (annotations?.title !== undefined) tool.title = annotations.title;
     if (definition.outputSchema?.type === 'object') tool.outputSchema = definition.outputSchema as McpTool['inputSchema'];
-    if (annotations) {
-      const hints: NonNullable<McpTool['annotations']> = {};
-      if (annotations.title !== undefined) hints.title = annotations.title;
-      for (const [ours, theirs] of HINTS) {
-        if (annotations[ours] !== undefined) hints[theirs] = annotations[ours];
-      }
-      if (Object.keys(hints).length > 0) tool.annotations = hints;
-    }
-    return tool;
+    // Every hint is stated, false where the annotation is absent: Toolshed reads a missing
+    // annotation as false, MCP a missing destructiveHint or openWorldHint as true, so a tool
+    // left unsaid would need approval once mounted back (toolshed serve into another Toolshed).
+    const hints: Partial<McpTool['annotations']> = {};
+    if (annotations?.title !== undefined) hints.title = annotations.title;
+    for (const [ours, theirs] of HINTS) hints[theirs] = annotations?.[ours] === true;
+    return { ...tool, annotations: hints as McpTool['annotations'] };
   });
 }
 
