@@ -100,7 +100,12 @@ describe('toolshed serve and approval', { timeout: 30_000 }, () => {
     });
     expect(sent()).toBe('');
     // The client still sees the hint it asks its user by.
-    expect((await mcp.listTools()).tools[0]!.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect((await mcp.listTools()).tools[0]!.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
   });
 
   it('runs it with --yes, leaving the asking to the MCP client', async () => {
