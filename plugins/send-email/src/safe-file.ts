@@ -10,12 +10,15 @@ import path from 'node:path';
  * and files are opened with O_NOFOLLOW (and O_EXCL when created). A cloned
  * repository whose `.toolshed` is a link to elsewhere is refused, not followed.
  *
- * Node has no openat(). On Linux each step names the next part through the
- * folder already opened (`/proc/self/fd/N/part`), which is what openat does: a
- * folder swapped for a link meanwhile cannot redirect the walk. Elsewhere the
- * walk goes by path and is checked part by part, which refuses links that are
- * there but narrows, rather than closes, a swap made during the walk. On every
- * system an opened file whose real path has left the root is closed unused.
+ * Node has no openat(). How the walk goes is decided once (`walkMode()`):
+ * - `descriptor` (Linux with /proc): each step names the next part through the
+ *   folder already opened (`/proc/self/fd/N/part`), which is what openat does, so
+ *   a folder swapped for a link meanwhile cannot redirect the walk; and an opened
+ *   file whose real path (`/proc/self/fd/N`) has left the root is closed unused.
+ * - `path` (other systems, or Linux without /proc mounted): each step names the
+ *   next part by its full path. Links that are there are still refused, but a swap
+ *   made during the walk is narrowed, not ruled out, and there is no real-path
+ *   check of the opened file. The README lists this as a hope, not a promise.
  */
 
 const BRAND = Symbol.for('toolshed.send-email.SafeFileError');
@@ -86,17 +89,35 @@ function inside(root: string, target: string): boolean {
 
 const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'unknown';
 
-/** Whether `/proc/self/fd/N/name` reaches into an open folder (Linux), checked once. */
-let procFd: boolean | undefined;
-function hasProcFd(): boolean {
-  procFd ??= process.platform === 'linux' && existsSync('/proc/self/fd');
-  return procFd;
+/** How folders are walked here: through open descriptors, or (the weaker fallback) by path. */
+export type WalkMode = { kind: 'descriptor' } | { kind: 'path'; why: string };
+
+let mode: WalkMode | undefined;
+/** The walk this process uses, decided once from the platform and /proc. */
+export function walkMode(): WalkMode {
+  mode ??=
+    process.platform !== 'linux'
+      ? { kind: 'path', why: `${process.platform} has no /proc/self/fd to reach into an open folder` }
+      : existsSync('/proc/self/fd')
+        ? { kind: 'descriptor' }
+        : { kind: 'path', why: '/proc is not mounted, so /proc/self/fd cannot reach into an open folder' };
+  return mode;
 }
 
-/** Where an open descriptor really points, or undefined where the system cannot say. */
-async function openedPath(handle: FileHandle): Promise<string | undefined> {
+function hasProcFd(): boolean {
+  return walkMode().kind === 'descriptor';
+}
+
+/**
+ * Where an open descriptor really points; undefined only in `path` mode, which has no way
+ * to ask. In `descriptor` mode a descriptor that cannot be read back is refused by the caller.
+ */
+async function openedPath(handle: FileHandle): Promise<{ real: string } | { real: undefined; errno?: string } | undefined> {
   if (!hasProcFd()) return undefined;
-  return readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+  return readlink(`/proc/self/fd/${handle.fd}`).then(
+    (real) => ({ real }),
+    (error: unknown) => ({ real: undefined, errno: errnoOf(error) }),
+  );
 }
 
 /** A folder inside the project, held open while files in it are made. */
@@ -256,8 +277,10 @@ export async function openFileIn(dir: RootDir, name: string, mode: OpenMode, fil
     // The real path of a hard link is its inside name, so the check below cannot see that
     // the file is also one outside the project; a file this call made has one name.
     if (!created && stats.nlink > 1) throw new SafeFileError({ kind: 'hard_link', path: shown });
-    // The folder may have been moved out of the project after it was opened.
-    if (real !== undefined && !inside(dir.realRoot, real)) throw new SafeFileError({ kind: 'moved', path: shown });
+    // The folder may have been moved out of the project after it was opened. In descriptor
+    // mode a real path that cannot be read is refused, not skipped; path mode has none (see top).
+    if (real !== undefined && real.real === undefined) throw new SafeFileError({ kind: 'io', path: shown, errno: real.errno ?? 'unknown' });
+    if (real?.real !== undefined && !inside(dir.realRoot, real.real)) throw new SafeFileError({ kind: 'moved', path: shown });
     return handle;
   } catch (error) {
     await handle.close();
