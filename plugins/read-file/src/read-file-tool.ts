@@ -10,7 +10,7 @@ import { explain, inUnits } from './note.js';
 import { openChecked } from './open-checked.js';
 import { parseOptions, type ReadFileOptions } from './options.js';
 import { createPathPolicy, type PathPolicy } from './path-policy.js';
-import { resolveInRoot } from './resolve-path.js';
+import { fixedRoot, resolveInRoot, type Root } from './resolve-path.js';
 
 // Bytes looked at to tell a binary file from text, as git and grep do: a NUL byte means binary.
 const SNIFF_BYTES = 8192;
@@ -62,7 +62,7 @@ const DESCRIPTION =
  */
 export function createReadFileTool(options: ReadFileOptions = {}) {
   const settings = parseOptions(options);
-  const root = path.resolve(settings.root ?? '.');
+  const root = fixedRoot(path.resolve(settings.root ?? '.'));
   const policy = createPathPolicy(settings.deny, settings.allow);
   const { maxLines, maxBytes, maxScanBytes, hardLinks } = settings;
   return defineTool({
@@ -80,7 +80,7 @@ export function createReadFileTool(options: ReadFileOptions = {}) {
 }
 
 interface Settings {
-  root: string;
+  root: Root;
   policy: PathPolicy;
   maxLines: number;
   maxBytes: number;

@@ -43,6 +43,39 @@ function checkShape(input: string): void {
   }
 }
 
+/** The root folder as configured (absolute), and its real path. */
+export interface Root {
+  path: string;
+  real(): Promise<string>;
+}
+
+/**
+ * The root of one tool instance. Its real path is found on the first call that
+ * finds it and kept: the root is fixed by the options, so neither every call nor
+ * every link in a listing pays for a realpath of it. A root that is missing is
+ * looked for again on the next call (the user may create it without restarting).
+ * A root given as a link that is later pointed elsewhere keeps its first target
+ * until the host restarts: what the model may read was settled when it first read.
+ */
+export function fixedRoot(root: string): Root {
+  let known: string | undefined;
+  return {
+    path: root,
+    async real() {
+      if (known !== undefined) return known;
+      try {
+        known = await realpath(root);
+      } catch {
+        throw new ToolError(
+          'execution_failed',
+          `read_file's root folder is missing or unreadable; ask the user to check the plugin's "root" option.`,
+        );
+      }
+      return known;
+    },
+  };
+}
+
 /**
  * Turn a model's path into a file under the root, or refuse it. Backslashes
  * count as separators (a model may write Windows paths), absolute paths are
@@ -50,18 +83,11 @@ function checkShape(input: string): void {
  * a time so that a link leading out is refused before anything outside is
  * touched: the answer never depends on what exists outside.
  */
-export async function resolveInRoot(input: string, root: string, policy: PathPolicy): Promise<Resolved> {
+export async function resolveInRoot(input: string, fixed: Root, policy: PathPolicy): Promise<Resolved> {
   checkShape(input);
+  const root = fixed.path;
   const wanted = path.resolve(root, input.replaceAll('\\', '/'));
-  let realRoot: string;
-  try {
-    realRoot = await realpath(root);
-  } catch {
-    throw new ToolError(
-      'execution_failed',
-      `read_file's root folder is missing or unreadable; ask the user to check the plugin's "root" option.`,
-    );
-  }
+  const realRoot = await fixed.real();
   // The root as configured and its real path are both "inside" (e.g. /tmp vs /private/tmp).
   const base = inside(root, wanted) ? root : inside(realRoot, wanted) ? realRoot : undefined;
   if (base === undefined) throw deny(input, OUTSIDE);
