@@ -21,10 +21,12 @@ const bundled = ['@toolshed/tool-echo', '@toolshed/tool-read-file', '@toolshed/t
 /**
  * Each bundled tool's cost in o200k tokens, per format. A change to a
  * description or a schema changes these: update them on purpose, so that
- * growth is a decision someone made and a reviewer sees.
+ * growth is a decision someone made and a reviewer sees. (mcp grew by 12, 12
+ * and 6 when the MCP listing began to state every hint, false where absent, so
+ * that a client does not read a missing destructiveHint/openWorldHint as true.)
  */
 const PINNED: Record<string, Record<(typeof CONTEXT_FORMATS)[number], number>> = {
-  echo: { openai: 56, 'openai-strict': 64, 'openai-responses': 57, 'openai-responses-strict': 62, anthropic: 50, gemini: 49, mcp: 86 },
+  echo: { openai: 56, 'openai-strict': 64, 'openai-responses': 57, 'openai-responses-strict': 62, anthropic: 50, gemini: 49, mcp: 98 },
   read_file: {
     openai: 141,
     'openai-strict': 162,
@@ -32,7 +34,7 @@ const PINNED: Record<string, Record<(typeof CONTEXT_FORMATS)[number], number>> =
     'openai-responses-strict': 160,
     anthropic: 135,
     gemini: 134,
-    mcp: 262,
+    mcp: 274,
   },
   send_email: {
     openai: 161,
@@ -41,7 +43,7 @@ const PINNED: Record<string, Record<(typeof CONTEXT_FORMATS)[number], number>> =
     'openai-responses-strict': 175,
     anthropic: 155,
     gemini: 169,
-    mcp: 378,
+    mcp: 384,
   },
 };
 
