@@ -345,6 +345,33 @@ describe('dispatch: timeouts and aborts', () => {
     expect((seen.signal!.reason as Error).name).toBe('TimeoutError');
   });
 
+  it('gives a handler that first reads its signal after the stop an aborted signal with the same reason, one object per call', async () => {
+    const reads: Record<string, () => AbortSignal> = {};
+    const tool = defineTool({
+      name: 'late',
+      description: 'Looks at its signal only later.',
+      input: v.object({ key: v.string() }),
+      run: ({ key }, ctx) => {
+        reads[key] = () => ctx.signal;
+        return new Promise(() => {});
+      },
+    });
+    const registry = registryWith(tool);
+    const timedOut = await registry.dispatch({ name: 'late', input: { key: 'timeout' } }, { timeoutMs: 10 });
+    expect(!timedOut.ok && timedOut.error.code).toBe('timeout');
+    const first = reads.timeout!();
+    expect(first.aborted).toBe(true);
+    expect((first.reason as Error).name).toBe('TimeoutError');
+    expect(reads.timeout!()).toBe(first);
+
+    const controller = new AbortController();
+    const pending = registry.dispatch({ name: 'late', input: { key: 'caller' } }, { signal: controller.signal });
+    controller.abort('user pressed stop');
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'aborted' } });
+    expect(reads.caller!().aborted).toBe(true);
+    expect(reads.caller!().reason).toBe('user pressed stop');
+  });
+
   it("uses the tool's own default timeout", async () => {
     const { tool } = hanging();
     const outcome = await registryWith({ ...tool, timeoutMs: 20 }).dispatch({ name: 'hang', input: {} });

@@ -123,6 +123,30 @@ class CallState {
   }
 }
 
+// A handler's signal under a timeout or a caller's signal, made only when the handler reads
+// it: an AbortController and its signal were three quarters of a call with a timeout, and
+// most handlers never look. Read after the stop, it is already aborted with the same reason.
+class LazyAbort {
+  #controller: AbortController | undefined;
+  #stopped = false;
+  #reason: unknown;
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#stopped) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
 function scopedLogger(logger: ToolLogger, tool: string, callId: string): ToolLogger {
   const at = (level: keyof ToolLogger) => (message: string, data?: unknown) => logger[level](`[${tool} ${callId}] ${message}`, data);
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
@@ -408,21 +432,27 @@ export class ToolRegistry {
     const { callId, name } = state;
     const signal = options?.signal;
     const timeoutMs = options?.timeoutMs ?? entry.timeoutMs ?? this.#options.timeoutMs;
-    const controller = timeoutMs !== undefined || signal ? new AbortController() : undefined;
+    const stopper = timeoutMs !== undefined || signal ? new LazyAbort() : undefined;
     const logger = this.#options.logger;
-    const ctx: ToolContext = {
-      callId,
-      toolName: name,
-      signal: controller?.signal ?? NEVER_ABORTED,
-      log: logger ? scopedLogger(logger, name, callId) : SILENT,
-      // Progress nobody subscribed to is dropped: no closure is made for it.
-      report: state.events ? (progress: Progress) => state.progress(progress) : IGNORE_PROGRESS,
-    };
+    const log = logger ? scopedLogger(logger, name, callId) : SILENT;
+    // Progress nobody subscribed to is dropped: no closure is made for it.
+    const report = state.events ? (progress: Progress) => state.progress(progress) : IGNORE_PROGRESS;
+    const ctx: ToolContext = stopper
+      ? {
+          callId,
+          toolName: name,
+          get signal() {
+            return stopper.signal;
+          },
+          log,
+          report,
+        }
+      : { callId, toolName: name, signal: NEVER_ABORTED, log, report };
 
     let running: unknown;
     try {
       running = tool.run(input, ctx);
-      if (controller) return settle(state, tool, settleOrStop(running, controller, name, timeoutMs, signal));
+      if (stopper) return settle(state, tool, settleOrStop(running, stopper, name, timeoutMs, signal));
       if (isThenable(running)) return settle(state, tool, running);
     } catch (error) {
       return state.fail(handlerError(name, error));
@@ -526,7 +556,7 @@ async function askApproval(
  */
 function settleOrStop(
   running: unknown,
-  controller: AbortController,
+  stopper: LazyAbort,
   name: string,
   timeoutMs: number | undefined,
   signal: AbortSignal | undefined,
@@ -535,7 +565,7 @@ function settleOrStop(
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = (reason: StopSignal, abortReason: unknown) => {
       cleanup();
-      controller.abort(abortReason);
+      stopper.abort(abortReason);
       reject(reason);
     };
     const onAbort = () => stop(abortedStop(name, signal!), signal!.reason);
