@@ -3,7 +3,6 @@ import * as v from 'valibot';
 import { parseAllowList, type AllowList } from './allow.js';
 import { DEFAULTS, SendEmailOptionsSchema, type SendEmailOptions } from './options.js';
 import { insideRoot } from './safe-file.js';
-import { Scrubber } from './secrets.js';
 import { resolveLedger, type LedgerConfig } from './stores.js';
 
 export interface SmtpConfig {
@@ -26,7 +25,6 @@ export interface SendEmailConfig {
   cwd: string;
   outboxDir: string;
   ledger: LedgerConfig;
-  scrubber: Scrubber;
 }
 
 // The one way a secret comes in: the host resolves {"env": NAME} before the plugin sees its options.
@@ -81,7 +79,6 @@ export function resolveConfig(options: SendEmailOptions | undefined, cwd: string
     cwd: resolve(cwd),
     outboxDir: resolve(cwd, o.outbox ?? DEFAULTS.outbox),
     ledger,
-    scrubber: new Scrubber(smtp?.password),
   };
 }
 

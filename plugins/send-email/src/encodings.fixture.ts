@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 /**
  * The ways a careless SMTP server (or anything between) could spell a password back:
- * each is written here from its definition, not taken from the scrubber under test.
+ * each is written here from its definition, not taken from the code under test.
  */
 
 const hexOf = (text: string) => Buffer.from(text, 'utf8').toString('hex');

@@ -5,7 +5,6 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import plugin, { createSendEmailTool } from './index.js';
 import { resolveConfig } from './config.js';
-import { WITHHELD } from './secrets.js';
 import { makeTempDir } from './harness.fixture.js';
 
 const PASSWORD = 'pl#gin-S3cret';
@@ -142,7 +141,5 @@ describe('send_email options', () => {
   it('takes a password given directly (a host that resolved it from the environment)', () => {
     const config = resolveConfig({ from: 'a@example.com', smtp: { host: 'h.example', user: 'u', password: PASSWORD } }, '/p');
     expect(config.smtp?.password).toBe(PASSWORD);
-    expect(config.scrubber.scrub(`AUTH failed for ${Buffer.from(`\0u\0${PASSWORD}`).toString('base64')}`)).toBe(WITHHELD);
-    expect(config.scrubber.scrub('AUTH failed')).toBe('AUTH failed');
   });
 });
