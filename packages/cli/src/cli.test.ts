@@ -169,15 +169,19 @@ describe('toolshed schema', () => {
 });
 
 describe('a reader that closes the pipe early', () => {
-  it('ends the command quietly, with no EPIPE trace', async () => {
-    const child = spawn(process.execPath, [bin, 'schema'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.destroy();
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-  });
+  // schema prints through process.stdout; a plain list and call print by writes to fd 1 (src/print.ts).
+  it.each([[['schema']], [['list', '--json']], [['call', 'echo', '{"text":"hi"}']]])(
+    'ends %j quietly, with no EPIPE trace',
+    async (args) => {
+      const child = spawn(process.execPath, [bin, ...args], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+    },
+  );
 });
 
 describe('--help', () => {

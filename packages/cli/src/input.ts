@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { UsageError } from './usage-error.js';
 
 async function readStdin(): Promise<string> {
@@ -7,7 +7,10 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The call's input from the argument, a file, or stdin (`-`); `{}` when none is given. */
+/**
+ * The call's input from the argument, a file, or stdin (`-`); `{}` when none is given. A file is
+ * read synchronously: node:fs/promises would load on every plain list and call for this alone.
+ */
 export async function readCallInput(tool: string, json: string | undefined, inputFile: string | undefined): Promise<unknown> {
   if (json !== undefined && inputFile !== undefined) {
     throw new UsageError(`give the input for ${tool} either as an argument or with --input-file, not both.`);
@@ -17,7 +20,7 @@ export async function readCallInput(tool: string, json: string | undefined, inpu
   if (inputFile !== undefined) {
     source = inputFile === '-' ? 'stdin' : inputFile;
     try {
-      text = inputFile === '-' ? await readStdin() : await readFile(inputFile, 'utf8');
+      text = inputFile === '-' ? await readStdin() : readFileSync(inputFile, 'utf8');
     } catch (error) {
       throw new UsageError(`cannot read the input file ${inputFile}: ${(error as Error).message}`);
     }

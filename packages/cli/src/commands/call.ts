@@ -4,6 +4,7 @@ import type { Outcome, ToolRegistry } from '@toolshed/core';
 import { commandOf, type CommandSpec } from '../command-spec.js';
 import { loadTools } from '../host.js';
 import { parseTimeout, readCallInput } from '../input.js';
+import { print } from '../print.js';
 import { style } from '../style.js';
 import { UsageError } from '../usage-error.js';
 import { loadContext } from '../load-context.js';
@@ -17,7 +18,7 @@ interface CallOptions {
 }
 
 function printOutput(output: unknown): void {
-  process.stdout.write(typeof output === 'string' ? `${output}\n` : `${JSON.stringify(output, null, 2)}\n`);
+  print(typeof output === 'string' ? `${output}\n` : `${JSON.stringify(output, null, 2)}\n`);
 }
 
 function printFailure(outcome: Extract<Outcome, { ok: false }>): void {
@@ -60,7 +61,7 @@ export async function runCall(tool: string, json: string | undefined, options: C
   const outcome = await registry.dispatch({ name: tool, input }, timeoutMs === undefined ? {} : { timeoutMs });
   // Pooled connections and open files would otherwise keep the process alive.
   await host.close();
-  if (options.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+  if (options.json) print(`${JSON.stringify(outcome, null, 2)}\n`);
   else if (outcome.ok) printOutput(outcome.output);
   else printFailure(outcome);
   if (!outcome.ok) process.exitCode = 1;

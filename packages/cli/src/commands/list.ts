@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { pluginLabel } from '@toolshed/host';
 import { commandOf, type CommandSpec } from '../command-spec.js';
 import { inspectTools } from '../host.js';
+import { print } from '../print.js';
 import { style } from '../style.js';
 
 export const LIST: CommandSpec = {
@@ -30,16 +31,16 @@ export async function runList(options: { json?: boolean }): Promise<void> {
     };
   });
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+    print(`${JSON.stringify(tools, null, 2)}\n`);
     return;
   }
   if (tools.length === 0) {
-    process.stdout.write('No tools. Install a Toolshed plugin package, e.g. @toolshed/tool-echo.\n');
+    print('No tools. Install a Toolshed plugin package, e.g. @toolshed/tool-echo.\n');
     return;
   }
   for (const tool of tools) {
     // A plugin loaded from a module file has no package, so no version to show.
     const from = tool.plugin ? style('dim', `  ${pluginLabel({ name: tool.plugin, version: tool.version, source: tool.source })}`) : '';
-    process.stdout.write(`${style('bold', tool.name)}${from}\n  ${tool.description}\n`);
+    print(`${style('bold', tool.name)}${from}\n  ${tool.description}\n`);
   }
 }
