@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'rolldown';
+import { requireBuiltins } from '../../scripts/rolldown-require-builtins.mjs';
 
 // The CLI's JavaScript is this bundle only (tsc writes just the declarations):
 // few files, because Node loads every module file on its own and `toolshed
@@ -54,7 +55,8 @@ const shared = {
   platform: 'node',
   external: EXTERNAL,
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
-  plugins: [thirdPartyLicenses()],
+  // Built-ins by require, not import: see the plugin.
+  plugins: [thirdPartyLicenses(), requireBuiltins()],
   output: {
     dir: 'dist',
     format: 'esm',

@@ -1,4 +1,5 @@
 import { defineConfig } from 'rolldown';
+import { requireBuiltins } from '../../scripts/rolldown-require-builtins.mjs';
 
 // Host's JavaScript is one file per entry (tsc writes just the declarations): Node
 // loads every ES module file on its own, and `toolshed list` loads host on every
@@ -10,6 +11,8 @@ const shared = {
   platform: 'node',
   external: /^[^./]/,
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+  // Built-ins by require, not import: index.js loads on every `toolshed list` (see the plugin).
+  plugins: [requireBuiltins()],
   output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js' },
 };
 
