@@ -159,6 +159,18 @@ describe('dispatch: non-JSON numbers and values', () => {
     expect(calls).toEqual([]);
   });
 
+  it("refuses input nested deeper than the stack (JSON.parse of a model's text takes it), and the next call runs", async () => {
+    const text = `{"x":1,"tags":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
+    const outcome = await registryWith(calc).dispatch({ name: 'calc', input: JSON.parse(text) });
+    expect(!outcome.ok && outcome.error).toMatchObject({
+      code: 'invalid_input',
+      message: 'Invalid input for calc: expected a JSON value, received a value nested too deeply to check',
+    });
+    expect(calls).toEqual([]);
+    expect(await registryWith(calc).dispatch({ name: 'calc', input: { x: 3, tags: [[[]]] } })).toMatchObject({ ok: true, output: 6 });
+    calls.length = 0;
+  });
+
   it('accepts the same value twice when it is not a cycle', async () => {
     const shared = { a: 1 };
     const outcome = await registryWith(calc).dispatch({ name: 'calc', input: { x: 2, tags: [shared, shared] } });

@@ -18,6 +18,10 @@ export function findNonJsonValue(value: unknown): NonJsonValue | undefined {
   const depth = ancestors.length;
   try {
     return walk(value);
+  } catch (error) {
+    // A model can send JSON nested deeper than the stack (JSON.parse takes it): refused, not thrown out of dispatch.
+    if (error instanceof RangeError) return { path: [], expected: 'a JSON value', received: 'a value nested too deeply to check' };
+    throw error;
   } finally {
     // Only after a failure or a throwing getter: setting length costs more than the whole walk.
     if (ancestors.length !== depth) ancestors.length = depth;
