@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Progress } from '@toolshed/core';
 import type { McpServerConfig } from './api.js';
 import type { ServerTool } from './definitions.js';
@@ -38,6 +38,12 @@ export interface Connection {
 }
 
 function describe(error: unknown): string {
+  // Only the status of an HTTP refusal: its body is the server's, and servers echo the headers
+  // they were sent (a token from "headers") into it.
+  if (error instanceof StreamableHTTPError && (error.code ?? 0) > 0) {
+    const advice = error.code === 401 || error.code === 403 ? '; check the credentials in its "headers"' : '';
+    return `HTTP ${error.code}${advice}`;
+  }
   if (error instanceof Error) {
     const cause = (error as { cause?: unknown }).cause;
     const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
@@ -169,10 +175,26 @@ export async function connect(config: McpServerConfig, cwd: string, events: Conn
       const tools: ServerTool[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
-        const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: startTimeout });
-        tools.push(...(result.tools as ServerTool[]));
-        cursor = result.nextCursor;
-        if (cursor === undefined) break;
+        // Read loosely, not with client.listTools(): its schema fails the whole list for one tool out
+        // of spec (a server's other tools would be lost with it), and it compiles output schemas
+        // for the SDK's own check with JavaScript's backtracking regexps. Each tool is judged
+        // by mountTools() instead, and outputs are checked by the mount (RE2).
+        const result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ResultSchema, {
+          timeout: startTimeout,
+        });
+        const listed = (result as { tools?: unknown }).tools;
+        if (!Array.isArray(listed)) throw new Error(`its tools/list answer has no "tools" list (out of spec)`);
+        for (const [index, tool] of listed.entries()) {
+          if (typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string')
+            tools.push(tool as ServerTool);
+          else
+            events.log(
+              `MCP server "${config.name}": tools/list entry ${index} is left out: it is not a tool with a string "name" (out of spec).`,
+            );
+        }
+        const next = (result as { nextCursor?: unknown }).nextCursor;
+        if (typeof next !== 'string') break;
+        cursor = next;
       }
       return tools;
     },

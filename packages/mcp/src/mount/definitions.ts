@@ -46,7 +46,8 @@ export function toolAnnotations(tool: ServerTool, config: McpServerConfig): Tool
   };
   const title = typeof hints.title === 'string' ? hints.title : typeof tool.title === 'string' ? tool.title : undefined;
   if (title !== undefined) annotations.title = title;
-  const marked = { ...config.annotations?.['*'], ...config.annotations?.[tool.name] };
+  const own = config.annotations && Object.hasOwn(config.annotations, tool.name) ? config.annotations[tool.name] : undefined;
+  const marked = { ...config.annotations?.['*'], ...own };
   Object.assign(annotations, marked);
   // A tool marked read-only changes nothing, so it cannot be destructive unless marked so in so many words.
   if (marked.readOnly === true && marked.destructive === undefined) annotations.destructive = false;
@@ -71,7 +72,8 @@ export function mountTools(serverTools: readonly ServerTool[], config: McpServer
   for (const tool of serverTools) {
     if (config.include && !config.include.includes(tool.name)) continue;
     if (config.exclude?.includes(tool.name)) continue;
-    const name = config.rename?.[tool.name] ?? tool.name;
+    // Own keys only: a tool named "constructor" or "toString" would otherwise be renamed to Object's.
+    const name = config.rename && Object.hasOwn(config.rename, tool.name) ? config.rename[tool.name]! : tool.name;
     if (!isToolName(name)) {
       notices.push(`${server}: tool "${tool.name}" is left out: "${name}" is not a name model APIs accept; give it one with "rename".`);
       continue;

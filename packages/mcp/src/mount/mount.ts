@@ -340,7 +340,15 @@ function validator(schema: { [key: string]: unknown }, server: string, which: 'i
         },
       ];
     }
-    return compiled(value) ? [] : toProblems(compiled.errors ?? [], value);
+    let valid: boolean;
+    try {
+      valid = compiled(value) as boolean;
+    } catch (error) {
+      // ajv recurses with the value: input nested some thousands deep (a recursive $ref lets it) overflows the stack.
+      const reason = error instanceof RangeError ? 'it is nested too deeply to check' : `the check failed (${String(error)})`;
+      return [{ path: [], kind: 'check', message: `cannot be checked: ${reason}; send a flatter ${which}` }];
+    }
+    return valid ? [] : toProblems(compiled.errors ?? [], value);
   };
 }
 

@@ -4,6 +4,7 @@ import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019Module from 'ajv/dist/2019.js';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { RE2 } from 're2-wasm';
 
 type AjvClass = typeof AjvModule.default;
 // ajv is CommonJS; its classes sit on `default` under Node's ESM interop.
@@ -14,6 +15,13 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
   ajv: InstanceType<AjvClass>,
 ) => void;
 
+function linearRegExp(pattern: string, flags: string): { test(value: string): boolean } {
+  // re2-wasm takes unicode patterns only, as ajv writes them (its unicodeRegExp default).
+  return new RE2(pattern, flags.includes('u') ? flags : `${flags}u`);
+}
+// For ajv's standalone code only, which Toolshed does not generate.
+linearRegExp.code = 'require("re2-wasm").RE2';
+
 type Draft = 'draft-07' | '2019-09' | '2020-12';
 const instances = new Map<Draft, InstanceType<AjvClass>>();
 
@@ -22,7 +30,11 @@ function ajvFor(draft: Draft): InstanceType<AjvClass> {
   if (!ajv) {
     const Class = draft === '2020-12' ? Ajv2020 : draft === '2019-09' ? Ajv2019 : Ajv;
     // strict: false: servers' schemas carry keywords of their own (titles, examples, vendor keys).
-    ajv = new Class({ allErrors: true, strict: false, validateFormats: true });
+    // A server's `pattern` runs on every call against what a model sends: under JavaScript's
+    // backtracking engine `^(a+)+$` against "aaaa…b" blocks the host for minutes. RE2 runs in
+    // time linear in the input; a pattern it cannot take (lookaround, backreferences) fails
+    // to compile, so its tool is left out with the reason.
+    ajv = new Class({ allErrors: true, strict: false, validateFormats: true, code: { regExp: linearRegExp } });
     addFormats(ajv);
     instances.set(draft, ajv);
   }
