@@ -1,6 +1,8 @@
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import satisfies from 'semver/functions/satisfies.js';
 import { describe, expect, it } from 'vitest';
-import { admits } from './compat.js';
+import { admits, runningCoreVersion } from './compat.js';
 
 const VERSIONS = [
   '0.0.0',
@@ -95,5 +97,14 @@ describe('a peer range admits a version exactly as semver says', () => {
       }
     }
     expect(disagreements).toEqual([]);
+  });
+});
+
+describe('the running core version', () => {
+  it('is the version in the package.json of the @toolshed/core host resolves', () => {
+    // Found another way here (CommonJS resolution of the package.json itself) to check the walk up.
+    const manifest = createRequire(import.meta.url).resolve('@toolshed/core/package.json');
+    const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+    expect(runningCoreVersion()).toBe(version);
   });
 });

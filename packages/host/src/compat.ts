@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CoreMismatch } from './types.js';
 
 // The apiVersion rule is core's (`@toolshed/core/contract`), shared with manifest generation and the testing kit.
@@ -8,13 +10,30 @@ let coreVersion: string | undefined;
 
 /** The version of the @toolshed/core this host runs with. */
 export function runningCoreVersion(): string {
-  if (coreVersion === undefined) {
-    // import.meta.resolve uses the ES module resolver that is already running; createRequire
-    // would start CommonJS resolution on every `toolshed list` just for this (1-5 ms).
-    const file = new URL(import.meta.resolve('@toolshed/core/package.json'));
-    coreVersion = (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-  }
+  coreVersion ??= coreVersionAbove(fileURLToPath(import.meta.resolve('@toolshed/core/contract')));
   return coreVersion;
+}
+
+/**
+ * The version in the nearest package.json named @toolshed/core above `file`: a file's package
+ * is the nearest package.json above it, Node's own rule. The contract entry host imports is
+ * resolved already (the ES module resolver keeps what it linked, ~4 us); resolving
+ * '@toolshed/core/package.json' afresh cost ~0.75 ms of every `toolshed list`, and
+ * createRequire would start CommonJS resolution too (1-5 ms).
+ */
+function coreVersionAbove(file: string): string {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    let text: string | undefined;
+    try {
+      text = readFileSync(manifest, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const pkg = text === undefined ? undefined : (JSON.parse(text) as { name?: unknown; version?: unknown });
+    if (pkg?.name === '@toolshed/core' && typeof pkg.version === 'string') return pkg.version;
+    if (path.dirname(dir) === dir) throw new Error(`no package.json of @toolshed/core above ${file}`);
+  }
 }
 
 /**
