@@ -400,6 +400,30 @@ describe('faults and conflicts', () => {
   });
 });
 
+describe('a stdio env value from {"env": NAME}', () => {
+  it('is in no report, cache file or `plugins --json`, in any encoding (the server got its env: it wrote the marker)', async () => {
+    const secret = 'sk-stdio-9e41-secret';
+    const server = { ...markerServer(), env: { MARKER_FILE: { env: 'TEST_MARKER' }, API_KEY: { env: 'STDIO_SECRET' } } };
+    const dir = project({ mcpServers: [server] });
+    const env = { TEST_MARKER: path.join(dir, 'marker.log'), STDIO_SECRET: secret };
+    const runs = [
+      await toolshed(dir, ['plugins', '--json', '--refresh'], env),
+      await toolshed(dir, ['plugins', '--json'], env),
+      await toolshed(dir, ['call', 'whoami', '{}', '--json'], env),
+      await toolshed(dir, ['list', '--json'], env),
+    ];
+    for (const run of runs) expect(run.code).toBe(0);
+    expect(starts(env.TEST_MARKER)).toBe(2);
+    const files = cacheFiles(dir);
+    expect(files).toHaveLength(1);
+    const cached = readFileSync(path.join(dir, 'node_modules/.cache/toolshed/mcp', files[0]!), 'utf8');
+    const everything = cached + runs.map((run) => run.stdout + run.stderr).join('\n');
+    for (const encoding of [secret, Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('hex'), JSON.stringify(secret)]) {
+      expect(everything).not.toContain(encoding);
+    }
+  });
+});
+
 describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token from the environment', () => {
   let server: ChildProcess;
   let url: string;

@@ -57,6 +57,15 @@ function isGarbage(error: unknown): boolean {
   return error instanceof SyntaxError || (error instanceof Error && error.name === 'ZodError');
 }
 
+/**
+ * The SDK's stdio transport holds at most 10 MB of one unfinished line (then drops it and
+ * closes); its error is recognised by its words, as it has no class of its own.
+ */
+function oversizedLine(error: unknown): string | undefined {
+  const match = error instanceof Error ? /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(error.message) : null;
+  return match ? `${Math.round(Number(match[1]) / (1024 * 1024))} MB` : undefined;
+}
+
 /** The URL without query or credentials, so a token in it never reaches a message. */
 export function safeUrl(url: string): string {
   const parsed = new URL(url);
@@ -114,7 +123,13 @@ export async function connect(config: McpServerConfig, cwd: string, events: Conn
   const client = new Client({ name: 'toolshed', version: '1.0.0' }, { capabilities: {} });
   client.onerror = (error) => {
     if (closing || fault !== undefined) return;
-    if (isGarbage(error)) {
+    const oversized = oversizedLine(error);
+    if (oversized !== undefined) {
+      fault = `wrote a message of over ${oversized} to its stdout (a line without an end, or an answer too large to take); it was stopped`;
+      events.log(`[mcp ${config.name}] ${fault}`);
+      signalChild();
+      void client.close().catch(() => {});
+    } else if (isGarbage(error)) {
       fault = `wrote something that is not an MCP message to its stdout (${describe(error).slice(0, 200)}); a stdio server may write only MCP messages there (logs go to stderr)`;
       events.log(`[mcp ${config.name}] ${fault}`);
       // Stop it at once: a server that breaks the framing cannot be trusted with the next message.

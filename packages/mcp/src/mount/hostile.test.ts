@@ -171,6 +171,22 @@ describe('a server that breaks the protocol during a call', () => {
   });
 });
 
+describe('a server that floods its stdout', () => {
+  it('one line of 64 MB without an end: the call fails naming the limit, the server is stopped, and it is said once', async () => {
+    const mount = s.mount(hostile('flood', { FLOOD_MB: '64' }));
+    const registry = registryOf([[mount, await mount.refresh()]]);
+    const outcome = await registry.dispatch({ name: 'speak', input: { text: 'flood' } });
+    expect(!outcome.ok && outcome.error).toMatchObject({
+      code: 'execution_failed',
+      message:
+        'speak failed: MCP server "hostile-flood" wrote a message of over 10 MB to its stdout (a line without an end, or an answer too large to take); it was stopped during the call; it may or may not have taken effect. The server is restarted on the next call.',
+    });
+    expect(mount.state()).toMatchObject({ status: 'failed', message: expect.stringContaining('over 10 MB') });
+    expect(s.logs.filter((line) => line.includes('over 10 MB to its stdout'))).toHaveLength(2); // the fault, then the state
+    expect(s.logs.filter((line) => line.includes('ReadBuffer exceeded'))).toEqual([]);
+  });
+});
+
 describe('secrets never reach a message', () => {
   const TOKEN = 'tok-7d1c-hostile';
   let server: Server;
