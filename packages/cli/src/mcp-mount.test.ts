@@ -400,6 +400,36 @@ describe('faults and conflicts', () => {
   });
 });
 
+describe('a server offering tools that break the rules', () => {
+  it('`plugins` names each tool left out and why, from a listing and from the cache; the good tools and other plugins work', async () => {
+    // The hostile server of @toolshed/mcp's own attack tests.
+    const hostile = {
+      name: 'hostile',
+      command: process.execPath,
+      args: [path.join(MCP_DIR, 'test-fixtures/mount/hostile-server.mjs'), 'bad-tools'],
+    };
+    const dir = project({ mcpServers: [hostile] }, { echo: true });
+    for (const args of [
+      ['plugins', '--json', '--refresh'],
+      ['plugins', '--json'],
+    ]) {
+      const run = await toolshed(dir, args);
+      expect(run.code).toBe(0);
+      const { plugins } = JSON.parse(run.stdout) as { plugins: { name: string; tools: string[]; warnings: string[] }[] };
+      const server = plugins.find((plugin) => plugin.name === 'hostile')!;
+      expect(server.tools).toEqual(['speak', '__proto__', 'constructor', 'huge', 'redos', 'deep', 'claims']);
+      expect(server.warnings).toHaveLength(9);
+      expect(server.warnings).toContain(
+        'MCP server "hostile": tool "has space" is left out: "has space" is not a name model APIs accept; give it one with "rename".',
+      );
+      expect(server.warnings.join('\n')).toMatch(/tool "lookahead" is left out: its schema cannot be compiled/);
+      expect(plugins.find((plugin) => plugin.name === '@toolshed/tool-echo')!.tools).toEqual(['echo']);
+    }
+    const call = await toolshed(dir, ['call', 'echo', '{"text":"still here"}']);
+    expect(call.stdout).toContain('still here');
+  });
+});
+
 describe('a stdio env value from {"env": NAME}', () => {
   it('is in no report, cache file or `plugins --json`, in any encoding (the server got its env: it wrote the marker)', async () => {
     const secret = 'sk-stdio-9e41-secret';

@@ -142,6 +142,31 @@ describe('approval in a harness built with createHost', () => {
     expect(sent).toEqual(['c@example.com']);
   });
 
+  it('tools named like Object.prototype keys (__proto__, constructor, toString) keep their names, and can be renamed', async () => {
+    const keys = definePlugin({
+      name: 'prototype-keys',
+      apiVersion: 1,
+      tools: ['__proto__', 'constructor', 'toString'].map((name) =>
+        defineTool({ name, description: `A tool called ${name}.`, input: v.object({}), run: () => `ran ${name}` }),
+      ),
+    });
+    const host = await createHost({ plugins: [keys] });
+    expect(
+      host.registry
+        .list()
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(await host.registry.dispatch({ name: '__proto__', input: {} })).toMatchObject({ ok: true, output: 'ran __proto__' });
+    const renamed = await createHost({ plugins: [keys], rename: { constructor: 'build' } });
+    expect(
+      renamed.registry
+        .list()
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(['__proto__', 'build', 'toString']);
+  });
+
   it('refuses a rename to a name a model API refuses, with the rule', async () => {
     await expect(createHost({ plugins: [counter], rename: { count: '2count' } })).rejects.toThrow(
       'cannot rename count to "2count": a tool name is a letter or "_" first, then letters, digits, "_" or "-", at most 64 in all',

@@ -12,6 +12,8 @@ export interface McpMount {
   readonly name: string;
   cached(): ToolDefinition[] | undefined;
   refresh(): Promise<ToolDefinition[]>;
+  /** What the last listing left out and why (absent from an older @toolshed/mcp). */
+  notices?(): string[];
   tool(name: string): AnyTool;
   state(): McpServerState;
   onToolsChanged(listener: (definitions: ToolDefinition[]) => void): () => void;

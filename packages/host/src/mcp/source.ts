@@ -100,6 +100,8 @@ async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanC
     return;
   }
   about.server.cached = cached !== undefined;
+  // Tools the server offers that cannot be mounted: said where `toolshed plugins` shows the server.
+  about.warnings.push(...(mount.notices?.() ?? []));
   const timeoutMs = typeof config.timeoutMs === 'number' ? { timeoutMs: config.timeoutMs } : {};
   const manifest = definitions.map((definition) => ({ definition, ...timeoutMs }));
   const tools: PlannedTool[] = manifest.map((tool) => ({ original: tool.definition.name, ...tool }));

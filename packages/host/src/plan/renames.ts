@@ -3,6 +3,11 @@ import { pluginLabel } from '../errors.js';
 import { fail, type PluginRecord } from './record.js';
 import { isLive } from './state.js';
 
+/** A rename map's own entry: a tool named "__proto__" or "constructor" would otherwise get Object's. */
+function own(map: Record<string, string>, name: string): string | undefined {
+  return Object.hasOwn(map, name) ? map[name] : undefined;
+}
+
 /** Apply per-plugin and global renames, and refuse a tool name two plugins offer. */
 export function applyRenames(records: PluginRecord[], globalRename: Record<string, string>, warnings: string[]): void {
   const taken = new Map<string, PluginRecord>();
@@ -20,9 +25,9 @@ export function applyRenames(records: PluginRecord[], globalRename: Record<strin
         );
       }
       const renamed = state.tools.map((tool) => {
-        const fromGlobal = globalRename[tool.original];
+        const fromGlobal = own(globalRename, tool.original);
         if (fromGlobal !== undefined) usedGlobal.add(tool.original);
-        const name = entry.rename[tool.original] ?? fromGlobal ?? tool.original;
+        const name = own(entry.rename, tool.original) ?? fromGlobal ?? tool.original;
         if (!isToolName(name)) {
           throw new PluginError(
             { phase: 'register', tool: tool.original, field: 'rename' },

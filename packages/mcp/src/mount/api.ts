@@ -114,6 +114,12 @@ export interface McpMount {
   /** Starts or connects, lists the server's tools, rewrites the cache and returns the definitions. */
   refresh(): Promise<ToolDefinition[]>;
   /**
+   * What the last `cached()` or `refresh()` left out and why, one line each naming the server and
+   * the tool (a name model APIs refuse, a schema out of spec or that does not compile). Read from
+   * the cache as well, so a start that starts nothing says it too.
+   */
+  notices(): string[];
+  /**
    * A core Tool for a Toolshed name (after rename), from the latest definitions
    * (`refresh()` or the cache). Its input is validated against the server's JSON
    * Schema (ajv) before anything is sent; `run` starts the server if needed and

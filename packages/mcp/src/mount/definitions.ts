@@ -10,6 +10,8 @@ export interface ServerTool {
   inputSchema: { type: 'object'; [key: string]: unknown };
   outputSchema?: { type: 'object'; [key: string]: unknown };
   annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  /** Set by the mount, not the server: why the tool cannot be used (its schema does not compile). Kept in the cache, so a cached start names it too. */
+  'toolshed/unusable'?: string;
 }
 
 /** One mounted tool: its Toolshed definition and the name the server knows it by. */
@@ -72,6 +74,11 @@ export function mountTools(serverTools: readonly ServerTool[], config: McpServer
   for (const tool of serverTools) {
     if (config.include && !config.include.includes(tool.name)) continue;
     if (config.exclude?.includes(tool.name)) continue;
+    const unusable = tool['toolshed/unusable'];
+    if (typeof unusable === 'string') {
+      notices.push(`${server}: tool "${tool.name}" is left out: ${unusable}.`);
+      continue;
+    }
     // Own keys only: a tool named "constructor" or "toString" would otherwise be renamed to Object's.
     const name = config.rename && Object.hasOwn(config.rename, tool.name) ? config.rename[tool.name]! : tool.name;
     if (!isToolName(name)) {

@@ -29,7 +29,15 @@ describe('a server that lists tools breaking the rules', () => {
     const mount = s.mount(hostile('bad-tools'));
     const definitions = await mount.refresh();
     // "__proto__" and "constructor" are good names (letters and "_"): they mount and run like any other.
-    expect(definitions.map((definition) => definition.name).sort()).toEqual(['__proto__', 'constructor', 'deep', 'huge', 'redos', 'speak']);
+    expect(definitions.map((definition) => definition.name).sort()).toEqual([
+      '__proto__',
+      'claims',
+      'constructor',
+      'deep',
+      'huge',
+      'redos',
+      'speak',
+    ]);
     const notices = s.logs.join('\n');
     const server = 'MCP server "hostile-bad-tools"';
     for (const name of ['has space', 'x'.repeat(200), 'café']) {
@@ -47,11 +55,20 @@ describe('a server that lists tools breaking the rules', () => {
     expect(notices).toMatch(
       /MCP server "hostile-bad-tools": tool "dangling" is left out: its schema cannot be compiled \(.*#\/\$defs\/none/,
     );
+    // notices() gives the same lines, and a mount that reads the cache (starting nothing) gives them too.
+    const expected = s.logs.filter((line) => line.includes(' is left out: '));
+    expect(expected).toHaveLength(11);
+    expect(mount.notices()).toEqual(expected.filter((line) => !line.includes('tools/list entry')));
+    const again = s.mount(hostile('bad-tools'));
+    expect(again.cached()).toHaveLength(7);
+    expect(again.notices()).toEqual(mount.notices());
+    expect(again.state()).toEqual({ status: 'idle' });
     // The first "speak" is the one kept: it checks its input.
     const registry = registryOf([[mount, definitions]]);
     expect(await registry.dispatch({ name: 'speak', input: { text: 'hi' } })).toMatchObject({ ok: true, output: 'speak: hi' });
     expect(await registry.dispatch({ name: 'speak', input: {} })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(await registry.dispatch({ name: '__proto__', input: { text: 'p' } })).toMatchObject({ ok: true, output: '__proto__: p' });
+    expect(await registry.dispatch({ name: 'claims', input: { text: 'c' } })).toMatchObject({ ok: true, output: 'claims: c' });
   });
 
   it('a tool named like an Object.prototype key ("constructor") mounts and runs even when "rename" is set', async () => {

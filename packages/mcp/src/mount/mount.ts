@@ -95,6 +95,10 @@ class ServerMount implements McpMount {
     return this.#definitions(mounted);
   }
 
+  notices(): string[] {
+    return [...(this.#mounted?.notices ?? [])];
+  }
+
   async refresh(): Promise<ToolDefinition[]> {
     const connection = await this.#connect();
     return this.#definitions(await this.#list(connection));
@@ -110,16 +114,18 @@ class ServerMount implements McpMount {
     }
     // A schema ajv cannot compile could never check a call: such a tool is left out, and said so.
     const { compileSchema } = await loadValidation();
-    const usable = listed.filter((tool) => {
+    const usable = listed.map((tool): ServerTool => {
+      // A server's own "toolshed/unusable" is not taken: only the mount's check says so.
+      const { 'toolshed/unusable': _claimed, ...listedTool } = tool;
       try {
         if (tool.inputSchema && typeof tool.inputSchema === 'object') compileSchema(tool.inputSchema);
         if (tool.outputSchema && typeof tool.outputSchema === 'object') compileSchema(tool.outputSchema);
-        return true;
+        return listedTool;
       } catch (error) {
-        this.#log(
-          `${this.#server}: tool "${tool.name}" is left out: its schema cannot be compiled (${error instanceof Error ? error.message : String(error)}).`,
-        );
-        return false;
+        return {
+          ...listedTool,
+          'toolshed/unusable': `its schema cannot be compiled (${error instanceof Error ? error.message : String(error)})`,
+        };
       }
     });
     this.#failures = 0;

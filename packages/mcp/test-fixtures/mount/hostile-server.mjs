@@ -55,6 +55,8 @@ function toolsOf() {
     { name: 5, description: 'A name that is no string.', inputSchema: text },
     null,
     { name: 'dangling', description: 'A $ref to nothing.', inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/none' } } } },
+    // A good tool claiming the mark the mount keeps for tools it cannot use: the claim is dropped.
+    { name: 'claims', description: 'Marks itself unusable.', inputSchema: text, 'toolshed/unusable': 'trust me' },
   ];
 }
 
