@@ -93,9 +93,10 @@ function run(args: string[], cwd: string, check?: (stdout: string) => void): voi
   if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed in ${cwd}: ${result.stderr}`);
   check?.(result.stdout);
 }
-const tools = (count: number) => (stdout: string) => {
-  const listed = JSON.parse(stdout).length;
-  if (listed !== count) throw new Error(`expected ${count} tools from toolshed list, got ${listed}`);
+// The listing a user reads: a line per tool, its description indented under it.
+const lines = (count: number) => (stdout: string) => {
+  const listed = stdout.split('\n').filter((line) => line !== '' && !line.startsWith(' ')).length;
+  if (listed !== count) throw new Error(`expected ${count} tools from toolshed list, got ${listed}:\n${stdout}`);
 };
 
 /**
@@ -141,13 +142,13 @@ for (let round = 1; round <= ROUNDS; round++)
   describe(`cold start (round ${round})`, () => {
     bench('floor: node -e 0', () => run(['-e', '0'], three), options);
     bench('toolshed --version', () => run([bin, '--version'], three), options);
-    bench('toolshed list (3 plugins)', () => run([bin, 'list', '--json'], three, tools(3)), options);
-    bench('toolshed list (100 plugins)', () => run([bin, 'list', '--json'], hundred, tools(100)), options);
+    bench('toolshed list (3 plugins)', () => run([bin, 'list'], three, lines(3)), options);
+    bench('toolshed list (100 plugins)', () => run([bin, 'list'], hundred, lines(100)), options);
     bench(
       'toolshed list (2 MCP servers, cached)',
       () =>
-        run([bin, 'list', '--json'], mounted.dir, (stdout) => {
-          tools(mounted.tools)(stdout);
+        run([bin, 'list'], mounted.dir, (stdout) => {
+          lines(mounted.tools)(stdout);
           mounted.unstarted();
         }),
       options,

@@ -191,3 +191,24 @@ describe('--help', () => {
     expect(run.stdout).toMatch(/^Usage: toolshed/);
   });
 });
+
+describe('colour', () => {
+  // `script` gives the command a real terminal; everything else here runs on pipes.
+  it('styles the listing on a terminal, and never on a pipe or with NO_COLOR', async () => {
+    const inTerminal = (env: NodeJS.ProcessEnv) =>
+      new Promise<string>((resolve, reject) => {
+        execFile(
+          'script',
+          ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} list`, '/dev/null'],
+          { cwd: projectRoot, env: { ...process.env, ...env } },
+          (error, stdout) => (error ? reject(error) : resolve(stdout)),
+        );
+      });
+    const bold = '\u001b[1mecho\u001b[22m';
+    expect(await inTerminal({ NO_COLOR: '' })).toContain(bold);
+    expect(await inTerminal({ NO_COLOR: '1' })).not.toContain('\u001b[');
+    const piped = await toolshed(['list'], { env: { NO_COLOR: '' } });
+    expect(piped.stdout).toMatch(/^echo {2}@toolshed\/tool-echo@/m);
+    expect(piped.stdout).not.toContain('\u001b[');
+  });
+});
