@@ -1,4 +1,5 @@
 import { defineConfig } from 'rolldown';
+import { requireBuiltins } from '../../scripts/rolldown-require-builtins.mjs';
 
 // The mount entry is read on every `toolshed list` of a project that mounts MCP servers:
 // one bundled file instead of eight saves several ms of a start-up budget. Its heavy half
@@ -10,5 +11,8 @@ export default defineConfig({
   platform: 'node',
   external: /^[^./]/,
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+  // Built-ins by require, not import: node:crypto's ES module facade reads every export and
+  // so loads all of crypto and the streams stack (see the plugin).
+  plugins: [requireBuiltins()],
   output: { dir: 'dist/mount', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
 });
