@@ -357,6 +357,18 @@ describe('dispatch: timeouts and aborts', () => {
     expect((seen.signal!.reason as Error).name).toBe('TimeoutError');
   });
 
+  it('names the origin it was registered from in the timeout message (a plugin, an MCP server), so the reader knows whose tool hung', async () => {
+    const { tool } = hanging();
+    const registry = new ToolRegistry().register(tool, { origin: 'mcp server "slow"' });
+    expect(await registry.dispatch({ name: 'hang', input: {} }, { timeoutMs: 20 })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'timeout',
+        message: 'hang (mcp server "slow") did not finish within 20 ms and was stopped. Try a smaller request, or retry later.',
+      },
+    });
+  });
+
   it('gives a handler that first reads its signal after the stop an aborted signal with the same reason, one object per call', async () => {
     const reads: Record<string, () => AbortSignal> = {};
     const tool = defineTool({

@@ -452,7 +452,7 @@ export class ToolRegistry {
     let running: unknown;
     try {
       running = tool.run(input, ctx);
-      if (stopper) return settle(state, tool, settleOrStop(running, stopper, name, timeoutMs, signal));
+      if (stopper) return settle(state, tool, settleOrStop(running, stopper, name, entry.origin, timeoutMs, signal));
       if (isThenable(running)) return settle(state, tool, running);
     } catch (error) {
       return state.fail(handlerError(name, error));
@@ -558,6 +558,7 @@ function settleOrStop(
   running: unknown,
   stopper: LazyAbort,
   name: string,
+  origin: string | undefined,
   timeoutMs: number | undefined,
   signal: AbortSignal | undefined,
 ): Promise<unknown> {
@@ -575,7 +576,10 @@ function settleOrStop(
     };
     if (timeoutMs !== undefined) {
       timer = setTimeout(() => {
-        const message = `${name} did not finish within ${timeoutMs} ms and was stopped. Try a smaller request, or retry later.`;
+        // The origin (a plugin, an MCP server) says whose tool hung: with MCP servers mounted, a bare
+        // tool name may not tell the person reading the outcome which server to look at.
+        const from = origin === undefined ? '' : ` (${origin})`;
+        const message = `${name}${from} did not finish within ${timeoutMs} ms and was stopped. Try a smaller request, or retry later.`;
         stop(new StopSignal('timeout', message), new DOMException(message, 'TimeoutError'));
       }, timeoutMs);
     }

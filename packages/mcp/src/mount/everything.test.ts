@@ -173,6 +173,6 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
         [one, definitions],
         [other, definitions],
       ]),
-    ).toThrow(/"echo": registered from mcp:everything and again from mcp:everything2/);
+    ).toThrow(/"echo": registered from mcp server "everything" and again from mcp server "everything2"/);
   });
 });

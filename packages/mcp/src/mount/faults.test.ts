@@ -164,7 +164,10 @@ describe('a server that misbehaves fails only its own tools, naming the server',
     const record = path.join(s.dir, 'cancelled');
     const { mount, registry } = await faulty('hang', { RECORD: record });
     const outcome = await registry.dispatch({ name: 'speak', input: { text: 'hi' } }, { timeoutMs: 300 });
-    expect(outcome).toMatchObject({ ok: false, error: { code: 'timeout' } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { code: 'timeout', message: expect.stringMatching(/^speak \(mcp server "fault-hang"\) did not finish within 300 ms/) },
+    });
     expect(await until(() => starts(record) === 1)).toBe(true);
     const cancelled = JSON.parse(readFileSync(record, 'utf8').trim()) as { requestId: unknown; reason: string };
     expect(cancelled.requestId).toEqual(expect.any(Number));

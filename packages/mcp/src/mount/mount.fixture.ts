@@ -58,7 +58,7 @@ export function registryOf(entries: [McpMount, ToolDefinition[]][], options: Reg
   const registry = new ToolRegistry(options);
   for (const [mount, definitions] of entries) {
     for (const definition of definitions) {
-      registry.registerDeferred({ definition, load: async () => mount.tool(definition.name) }, { origin: `mcp:${mount.name}` });
+      registry.registerDeferred({ definition, load: async () => mount.tool(definition.name) }, { origin: `mcp server "${mount.name}"` });
     }
   }
   return registry.seal();
