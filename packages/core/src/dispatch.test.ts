@@ -369,6 +369,45 @@ describe('dispatch: timeouts and aborts', () => {
     });
   });
 
+  it('lets 30 calls at once that nobody can stop hand their signal on (as fetch does) without a listener-leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const signals = new Set<AbortSignal>();
+      const tool = defineTool({
+        name: 'fetchish',
+        description: 'Holds an abort listener on its signal for the length of the call.',
+        input: v.object({}),
+        run: async (_input, ctx) => {
+          const onAbort = () => {};
+          ctx.signal.addEventListener('abort', onAbort, { once: true });
+          signals.add(ctx.signal);
+          await gate;
+          ctx.signal.removeEventListener('abort', onAbort);
+          return 'done';
+        },
+      });
+      const registry = registryWith(tool);
+      const calls = Array.from({ length: 30 }, () => registry.dispatch({ name: 'fetchish', input: {} }));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      release();
+      const outcomes = await Promise.all(calls);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
+      // The 30 shared one signal (calls without a timeout or a caller's signal), which never aborts.
+      expect(signals.size).toBe(1);
+      expect([...signals][0]!.aborted).toBe(false);
+      expect(warnings.filter((warning) => warning.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('gives a handler that first reads its signal after the stop an aborted signal with the same reason, one object per call', async () => {
     const reads: Record<string, () => AbortSignal> = {};
     const tool = defineTool({

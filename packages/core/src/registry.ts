@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import * as v from 'valibot';
 import { checkDefinition, checkTimeout, copyDefinition, describeTool, sameDefinition, type ToolDefinition } from './definition.js';
 import { checkApprovalSetting, needsApproval, noApproverMessage, type ApprovalSetting } from './approval-policy.js';
@@ -75,7 +76,11 @@ interface Entry {
 // Node's global `performance` is a lazy getter on globalThis that runs on every read;
 // held once here, the two clock reads of a call cost a getter call less each.
 const clock = globalThis.performance;
+// Every call that nobody can stop shares this one signal. Tools hand it on (fetch, streams,
+// an MCP request), each adding an abort listener for the length of its call: with more than
+// ten such calls at once Node would warn of a listener leak that is none. Lifted for it alone.
 const NEVER_ABORTED = new AbortController().signal;
+setMaxListeners(0, NEVER_ABORTED);
 const SILENT: ToolLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const IGNORE_PROGRESS = (_progress: Progress): void => {};
 
