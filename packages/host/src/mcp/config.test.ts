@@ -55,7 +55,7 @@ it('without @toolshed/mcp installed, each server fails with the command that ins
   const installed = path.join(project.dir, 'node_modules', '@toolshed', 'host');
   cpSync(path.join(HOST_DIR, 'dist'), path.join(installed, 'dist'), { recursive: true });
   cpSync(path.join(HOST_DIR, 'package.json'), path.join(installed, 'package.json'));
-  for (const name of ['compare-versions', 'resolve.exports', 'semver']) {
+  for (const name of ['resolve.exports', 'semver']) {
     symlinkSync(realpathSync(path.join(HOST_DIR, 'node_modules', name)), path.join(project.dir, 'node_modules', name), 'dir');
   }
   project.write(
