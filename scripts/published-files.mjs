@@ -89,6 +89,45 @@ function bundledLicenseProblems(dir, all) {
     .map((name) => `bundles code of ${name} without its license notice (a THIRD-PARTY-LICENSES file with a "## ${name}@version" section)`);
 }
 
+// Relative module specifiers in built JavaScript: static imports and re-exports, bare
+// `import "./x.js"`, and dynamic `import("./x.js")` with a literal.
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g;
+
+/** Every string target in `exports` (conditions and subpaths, nested) and `bin`. */
+function entryFiles(pkg) {
+  const out = [];
+  const walk = (value) => {
+    if (typeof value === 'string') out.push(value);
+    else if (value && typeof value === 'object') for (const inner of Object.values(value)) walk(inner);
+  };
+  walk(pkg.exports ?? pkg.main ?? 'index.js');
+  walk(typeof pkg.bin === 'string' ? [pkg.bin] : (pkg.bin ?? {}));
+  return out.map((file) => path.posix.normalize(file)).filter((file) => /\.[cm]?js$/.test(file));
+}
+
+/**
+ * JavaScript modules that nothing loads: not an entry (exports, bin) and not imported,
+ * statically or by a literal dynamic import, from one that is. Typically a build's
+ * leftovers, such as tsc's per-file output beside a bundle that replaced it.
+ */
+function unreachableModuleProblems(dir, all) {
+  const reached = new Set();
+  const queue = entryFiles(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')));
+  while (queue.length > 0) {
+    const file = queue.pop();
+    if (reached.has(file) || !all.includes(file)) continue;
+    reached.add(file);
+    for (const [, specifier] of readFileSync(path.join(dir, file), 'utf8').matchAll(RELATIVE_IMPORT)) {
+      queue.push(path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)));
+    }
+  }
+  // A module of types only compiles to `export {};`: nothing to load, nothing to ship twice.
+  const typesOnly = (file) => /^\s*export\s*\{\s*\};?\s*(\/\/# sourceMappingURL=\S+\s*)?$/.test(readFileSync(path.join(dir, file), 'utf8'));
+  return all
+    .filter((file) => /\.[cm]?js$/.test(file) && !reached.has(file) && !TEST_FILE.test(file) && !typesOnly(file))
+    .map((file) => `${file} is loaded by no entry (exports, bin) nor by any module they import: leave it out of the build`);
+}
+
 /**
  * Problems with an unpacked package: `dir` is its folder (the tarball's package/),
  * `pkg` its packed package.json, `directory` where it lives in the repository.
@@ -105,5 +144,6 @@ export function publishedFileProblems(dir, pkg, directory) {
   for (const file of all.filter((name) => TEST_FILE.test(name)))
     problems.push(`${file} is test code or test data: leave it out of "files" and the build`);
   problems.push(...bundledLicenseProblems(dir, all));
+  problems.push(...unreachableModuleProblems(dir, all));
   return problems;
 }

@@ -5,7 +5,9 @@ import { requireBuiltins } from '../../scripts/rolldown-require-builtins.mjs';
 // one bundled file instead of eight saves several ms of a start-up budget. Its heavy half
 // (the MCP SDK side, ajv) stays in chunks that load when a server starts or a tool is
 // first validated. Every bare specifier stays an import: no third-party code ships inside.
-// tsc builds the rest of the package (and every declaration) before this runs.
+// tsc builds the rest of the package (and every declaration) before this runs; the build script
+// then removes tsc's per-file JavaScript of the mount, which this bundle replaces, so the
+// tarball carries that code once (scripts/published-files.mjs checks every module is reachable).
 export default defineConfig({
   input: { index: 'src/mount/index.ts' },
   platform: 'node',

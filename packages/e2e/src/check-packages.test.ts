@@ -37,8 +37,11 @@ beforeAll(() => {
     { ...base, ...meta('packages/sound'), name: 'sound', exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } },
     {
       ...kept,
-      'dist/index.js': 'export const answer = 42;\n',
-      'dist/index.d.ts': 'export declare const answer = 42;\n',
+      // A chunk loaded by a dynamic import is reached; a module of types only is nothing to load.
+      'dist/index.js': "export const answer = 42;\nexport const later = () => import('./later.js');\n",
+      'dist/later.js': 'export const value = 1;\n',
+      'dist/types.js': 'export {};\n',
+      'dist/index.d.ts': 'export declare const answer = 42;\nexport declare const later: () => Promise<{ value: number }>;\n',
     },
   );
   // Bundles a third-party module and carries its license: sound too.
@@ -69,6 +72,8 @@ beforeAll(() => {
       'dist/index.js.map': JSON.stringify({ version: 3, file: 'index.js', sources: ['../src/index.ts'], mappings: 'AAAA' }),
       'dist/index.d.ts': 'export declare const answer = 42;\n',
       'dist/index.test.js': 'throw new Error("a test");\n',
+      // tsc's per-file output left beside a bundle that replaced it.
+      'dist/leftover.js': 'export const answer = 42;\n',
     },
   );
   mkdirSync(path.join(root, 'packages/unkempt/src'), { recursive: true });
@@ -143,6 +148,7 @@ it('passes sound packages, fails broken ones with what publint and attw say, and
     'src/escape-corpus.ts is test code or test data: leave it out of "files" and the build',
     'test-fixtures/server.mjs is test code or test data: leave it out of "files" and the build',
     'bundles code of left-pad without its license notice (a THIRD-PARTY-LICENSES file with a "## left-pad@version" section)',
+    'dist/leftover.js is loaded by no entry (exports, bin) nor by any module they import: leave it out of the build',
   ]);
   expect(result.stdout).toContain('3 of 5 packages have problems');
 }, 120_000);

@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'rolldown';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cacheFile, configHash, readCache, writeCache } from './cache.js';
 import type { ServerTool } from './definitions.js';
-import { packageDir } from './mount.fixture.js';
 
 const tool = (name: string): ServerTool => ({ name, description: `Tool ${name}.`, inputSchema: { type: 'object' } });
 let dir: string;
@@ -62,10 +63,19 @@ describe('the manifest cache', () => {
   it('two processes rewriting it (2,000 tools) 300 times each while it is read: every read is whole', async () => {
     const file = cacheFile(dir, 's');
     writeCache(file, 'hash-a', 's', [tool('first')]);
+    // The writers run this very source (the package ships the mount only as one bundle).
+    const module = path.join(dir, 'cache-writer.mjs');
+    await build({
+      input: fileURLToPath(new URL('./cache.ts', import.meta.url)),
+      platform: 'node',
+      external: /^[^./]/,
+      output: { file: module, format: 'esm' },
+      logLevel: 'silent',
+    });
     const writer = (label: string) =>
       new Promise<number | null>((resolve) => {
         const script = `
-          import { writeCache } from ${JSON.stringify(path.join(packageDir, 'dist/mount/cache.js'))};
+          import { writeCache } from ${JSON.stringify(module)};
           const tools = Array.from({ length: 2000 }, (_, i) => ({ name: '${label}' + i, description: 'x'.repeat(100), inputSchema: { type: 'object' } }));
           for (let i = 0; i < 300; i++) writeCache(${JSON.stringify(file)}, 'hash-a', 's', tools);`;
         spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' }).on('exit', resolve);
@@ -92,6 +102,6 @@ describe('the manifest cache', () => {
     expect(seen.has('one0') || seen.has('two0')).toBe(true);
     expect(readCache(file, 'hash-a')).toHaveLength(2000);
     // No temporary file is left behind.
-    expect(readdirSync(dir)).toEqual(['s.json']);
+    expect(readdirSync(dir).sort()).toEqual(['cache-writer.mjs', 's.json']);
   });
 });
