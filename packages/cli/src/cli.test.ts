@@ -136,6 +136,31 @@ describe('toolshed call', () => {
     expect(events[0].callId).toBe(events[1].callId);
   });
 
+  it('an input nested 200,000 deep is refused with its outcome printed as JSON, and the transcript holds the call', async () => {
+    const file = join(dir, 'deep.json');
+    await writeFile(file, `{"text":${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
+    const transcript = join(dir, 'deep.jsonl');
+    const run = await toolshed(['call', 'echo', '--input-file', file, '--json', '--transcript', transcript]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('');
+    const outcome = JSON.parse(run.stdout);
+    expect(outcome).toMatchObject({
+      ok: false,
+      name: 'echo',
+      error: {
+        code: 'invalid_input',
+        message: 'Invalid input for echo: expected a JSON value, received a value nested too deeply to check',
+      },
+    });
+    expect('input' in outcome).toBe(false);
+    const lines = (await readFile(transcript, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((event) => event.type)).toEqual(['definitions', 'call.start', 'call.end']);
+    expect(lines[2].outcome).toEqual(outcome);
+  });
+
   it('refuses a transcript it cannot write, before calling anything', async () => {
     const run = await toolshed(['call', 'echo', '{"text":"x"}', '--transcript', join(dir, 'missing-dir', 't.jsonl')]);
     expect(run.code).toBe(2);

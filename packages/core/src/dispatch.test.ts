@@ -171,6 +171,58 @@ describe('dispatch: non-JSON numbers and values', () => {
     calls.length = 0;
   });
 
+  it('leaves an input JSON cannot carry out of the outcome and the events, so both are written as JSON (denied and unknown calls too)', async () => {
+    const cycle: unknown[] = [];
+    cycle.push(cycle);
+    const deep = JSON.parse(`{"x":1,"tags":${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
+    const risky = defineTool({
+      name: 'risky',
+      description: 'Destructive: denied with nobody to ask.',
+      input: v.object({ x: v.number() }),
+      annotations: { destructive: true },
+      run: () => 'ran',
+    });
+    const registry = new ToolRegistry().register(calc).register(risky);
+    const written: string[] = [];
+    registry.subscribe((event) => written.push(JSON.stringify(event)));
+    const cases: [string, unknown, string][] = [
+      ['calc', deep, 'invalid_input'],
+      ['calc', { x: 1, tags: cycle }, 'invalid_input'],
+      ['calc', { x: 1, tags: [10n] }, 'invalid_input'],
+      ['calc', 10n, 'invalid_input'],
+      ['risky', deep, 'denied'],
+      ['nope', { x: 1, tags: cycle }, 'unknown_tool'],
+    ];
+    for (const [name, input, code] of cases) {
+      const outcome = await registry.dispatch({ name, input, callId: `c-${written.length}` });
+      expect(outcome).toMatchObject({ ok: false, error: { code } });
+      expect(outcome.input).toBeUndefined();
+      expect(JSON.parse(JSON.stringify(outcome))).toMatchObject({ ok: false, name, error: { code } });
+    }
+    // A start and an end per call, each written whole.
+    expect(written.map((line) => JSON.parse(line).type)).toEqual(cases.flatMap(() => ['call.start', 'call.end']));
+    expect(calls).toEqual([]);
+    // A JSON input is still reported as sent.
+    const input = { x: 1, tags: ['a'] };
+    expect((await registry.dispatch({ name: 'calc', input })).input).toBe(input);
+    calls.length = 0;
+  });
+
+  it("refuses an input whose getter throws (a harness's object), rather than throwing out of dispatch", async () => {
+    const input = {
+      x: 1,
+      get tags(): unknown[] {
+        throw new Error('no reading this');
+      },
+    };
+    const outcome = await registryWith(calc).dispatch({ name: 'calc', input });
+    expect(!outcome.ok && outcome.error).toMatchObject({
+      code: 'invalid_input',
+      message: 'Invalid input for calc: expected a JSON value, received a value that threw when read',
+    });
+    expect(calls).toEqual([]);
+  });
+
   it('accepts the same value twice when it is not a cycle', async () => {
     const shared = { a: 1 };
     const outcome = await registryWith(calc).dispatch({ name: 'calc', input: { x: 2, tags: [shared, shared] } });

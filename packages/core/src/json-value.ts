@@ -21,7 +21,8 @@ export function findNonJsonValue(value: unknown): NonJsonValue | undefined {
   } catch (error) {
     // A model can send JSON nested deeper than the stack (JSON.parse takes it): refused, not thrown out of dispatch.
     if (error instanceof RangeError) return { path: [], expected: 'a JSON value', received: 'a value nested too deeply to check' };
-    throw error;
+    // A harness's object with a getter or proxy trap that throws: no model sent that.
+    return { path: [], expected: 'a JSON value', received: 'a value that threw when read' };
   } finally {
     // Only after a failure or a throwing getter: setting length costs more than the whole walk.
     if (ancestors.length !== depth) ancestors.length = depth;

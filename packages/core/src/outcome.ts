@@ -23,7 +23,10 @@ export interface CallError {
 interface OutcomeBase {
   callId: string;
   name: string;
-  /** The input as the call sent it. */
+  /**
+   * The input as the call sent it; undefined when JSON cannot carry it (a cycle, a BigInt,
+   * nesting deeper than the stack: refused as invalid_input), so an outcome is always JSON.
+   */
   input: unknown;
   /** Wall time from dispatch to outcome, validation included, in milliseconds. */
   durationMs: number;

@@ -335,9 +335,14 @@ export class ToolRegistry {
       input = undefined;
       callId = newCallId();
     }
+    // An input JSON cannot carry (a cycle, a BigInt, nesting deeper than the stack) is refused
+    // below, and left out of what the call reports: in the outcome and the events it would make
+    // every log, transcript and reply that writes them as JSON throw.
+    const nonJson = findNonJsonValue(input);
+    const reported = nonJson ? undefined : input;
     const events = this.#events.active ? this.#events : undefined;
-    events?.emit({ type: 'call.start', callId, name, input, at: Date.now() });
-    const state = new CallState(callId, name, input, started, events);
+    events?.emit({ type: 'call.start', callId, name, input: reported, at: Date.now() });
+    const state = new CallState(callId, name, reported, started, events);
 
     const entry = this.#entries.get(name);
     if (!entry) return state.fail({ code: 'unknown_tool', message: this.#unknownToolMessage(name) });
@@ -360,7 +365,6 @@ export class ToolRegistry {
       const issue: CallIssue = { path: [], at: name, message: `expected object, received ${describeReceived(input)}` };
       return state.fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', [issue]), issues: [issue] });
     }
-    const nonJson = findNonJsonValue(input);
     if (nonJson) {
       const issue: CallIssue = {
         path: nonJson.path,
