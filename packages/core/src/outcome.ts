@@ -25,7 +25,8 @@ interface OutcomeBase {
   name: string;
   /**
    * The input as the call sent it; undefined when JSON cannot carry it (a cycle, a BigInt,
-   * nesting deeper than the stack: refused as invalid_input), so an outcome is always JSON.
+   * nesting deeper than the stack: refused as invalid_input), so what a caller sent never
+   * makes an outcome unwritable as JSON.
    */
   input: unknown;
   /** Wall time from dispatch to outcome, validation included, in milliseconds. */

@@ -172,6 +172,20 @@ describe('a server that breaks the protocol during a call', () => {
     expect(mount.state().status).toBe('connected');
   });
 
+  it('an answer nested 200,000 deep fails the call naming the server; the outcome is JSON and the server stays usable', async () => {
+    const { mount, registry } = await connected('deep');
+    const outcome = await registry.dispatch({ name: 'speak', input: { text: 'deep' } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: {
+        code: 'execution_failed',
+        message: 'speak failed (MCP server "hostile-deep"): its answer cannot be written back as JSON (Maximum call stack size exceeded).',
+      },
+    });
+    expect(JSON.parse(JSON.stringify(outcome))).toMatchObject({ ok: false, error: { code: 'execution_failed' } });
+    expect(mount.state().status).toBe('connected');
+  });
+
   it('requests the client does not offer (sampling, roots, elicitation) get "method not found"; the call still ends', async () => {
     const record = path.join(s.dir, 'asked');
     const { registry } = await connected('asks', { RECORD: record });

@@ -35,7 +35,23 @@ export function toOutput(result: CallResult, tool: string, server: string): unkn
       `${tool} failed (MCP server "${server}"): ${text === '' ? 'the server gave no message' : text}`,
     );
   }
-  if (result.structuredContent !== undefined) return result.structuredContent;
-  if (content.every((item) => item.type === 'text')) return textOf(content);
-  return { content };
+  if (content.every((item) => item.type === 'text') && result.structuredContent === undefined) return textOf(content);
+  return writable(result.structuredContent ?? { content }, tool, server);
+}
+
+/**
+ * An answer JSON.parse took can still be more than JSON.stringify gives back: nesting deeper
+ * than the stack. Passed on, it would make every log, transcript and reply of the outcome throw.
+ */
+function writable(output: unknown, tool: string, server: string): unknown {
+  try {
+    JSON.stringify(output);
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    throw new ToolError(
+      'execution_failed',
+      `${tool} failed (MCP server "${server}"): its answer cannot be written back as JSON (${reason}).`,
+    );
+  }
+  return output;
 }

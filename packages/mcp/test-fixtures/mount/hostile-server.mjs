@@ -9,6 +9,7 @@
 //   asks        during tools/call, sends the client sampling/createMessage, roots/list and
 //               elicitation/create, writes each answer to $RECORD, then answers the call
 //   flood       answers tools/call with one line of $FLOOD_MB MB (default 64) that never ends
+//   deep        answers tools/call with structuredContent nested $DEPTH levels (default 200,000)
 const mode = process.argv[2] ?? 'bad-tools';
 setInterval(() => {}, 1 << 30);
 const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
@@ -109,6 +110,11 @@ function handle(message) {
         }
       };
       more();
+    } else if (mode === 'deep') {
+      // Written by hand: JSON.stringify of it would overflow this server's stack too.
+      const depth = Number(process.env.DEPTH ?? 200_000);
+      const rows = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+      process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[],"structuredContent":{"rows":${rows}}}}\n`);
     } else send(answer);
   } else if (id !== undefined) send({ id, error: { code: -32601, message: `Method not found: ${method}` } });
 }
