@@ -67,6 +67,24 @@ describe('adapters', () => {
     expect(received).toEqual([]);
   });
 
+  it("no adapter throws on a tool's output JSON cannot write (cycle, BigInt, deep nesting): the model reads that it is the tool's fault", () => {
+    const cycle: Record<string, unknown> = { a: 1 };
+    cycle.self = cycle;
+    const deep = JSON.parse(`{"rows":${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
+    for (const output of [cycle, { n: 10n }, deep]) {
+      const outcome = { ok: true as const, callId: 'call_1', name: 'maker', input: {}, output, durationMs: 1 };
+      for (const adapter of Object.values(adapters)) {
+        let results: unknown;
+        expect(() => {
+          results = adapter.results([outcome]);
+        }, adapter.format).not.toThrow();
+        const written = JSON.stringify(results);
+        expect(written, adapter.format).toContain('maker returned output that cannot be sent as JSON (');
+        expect(written, adapter.format).toContain('This is a fault in the tool, not in your call.');
+      }
+    }
+  });
+
   it('a strict adapter asked to read calls without the tools that were sent says so, rather than let the nulls through', () => {
     const reply = {
       tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Oslo","unit":null}' } }],

@@ -44,7 +44,17 @@ export function capText(text: string, maxChars: number = DEFAULT_MAX_CHARS): str
   return text.slice(0, kept) + truncationNote(kept, text.length);
 }
 
-/** A tool's output as text: strings as they are, anything else as JSON. */
+/**
+ * What a model reads when JSON cannot write a tool's output (a cycle, a BigInt, nesting deeper
+ * than the stack): the tool's fault, said in place of its result, so no result list throws.
+ */
+export function unwritableOutputMessage(name: string, error: unknown): string {
+  // V8 explains a cycle over several lines; the first says enough.
+  const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+  return `${name} returned output that cannot be sent as JSON (${reason}). This is a fault in the tool, not in your call.`;
+}
+
+/** A tool's output as text: strings as they are, anything else as JSON (which may throw; see unwritableOutputMessage). */
 export function outputText(output: unknown): string {
   if (typeof output === 'string') return output;
   if (output === undefined) return '';
@@ -72,8 +82,12 @@ export function emptyResultText(name: string): string {
 
 /** What the model reads for one outcome: the output, or the error with its code. */
 export function outcomeText(outcome: Outcome, maxChars: number): string {
-  const text = outcome.ok
-    ? outputText(outcome.output) || emptyResultText(outcome.name)
-    : `Error (${outcome.error.code}): ${outcome.error.message}`;
+  if (!outcome.ok) return capText(`Error (${outcome.error.code}): ${outcome.error.message}`, maxChars);
+  let text: string;
+  try {
+    text = outputText(outcome.output) || emptyResultText(outcome.name);
+  } catch (error) {
+    text = `Error (invalid_output): ${unwritableOutputMessage(outcome.name, error)}`;
+  }
   return capText(text, maxChars);
 }

@@ -203,6 +203,24 @@ describe('toAiSdkTools', () => {
     expect(received).toEqual([]);
   });
 
+  it("a tool's output JSON cannot write fails that call with invalid_output in the builders' words; the run goes on", async () => {
+    const cycle: Record<string, unknown> = { a: 1 };
+    cycle.self = cycle;
+    const registry = new ToolRegistry({ approve: 'allow-all' }).register(
+      defineTool({ name: 'maker', description: 'Returns a cycle.', input: v.object({}), run: () => cycle }),
+    );
+    const execute = toAiSdkTools(registry).maker!.execute!;
+    const thrown = await Promise.resolve(execute({}, { toolCallId: 'c1', messages: [] })).catch((error: unknown) => error);
+    expect(thrown).toMatchObject({
+      code: 'invalid_output',
+      message: expect.stringMatching(/^maker returned output that cannot be sent as JSON \(Converting circular structure to JSON/),
+    });
+    // And through generateText: the model's next prompt holds the error, not a crash.
+    const { model, prompts } = scriptedModel(toolCalls(['c1', 'maker', {}]));
+    await generateText({ model, tools: toAiSdkTools(registry), prompt: 'make', stopWhen: stepCountIs(3) });
+    expect(JSON.stringify(prompts[1]!.prompt)).toContain('maker returned output that cannot be sent as JSON');
+  });
+
   it('caps a 100,000-character result with the same text and note as the result builders', async () => {
     const big = 'x'.repeat(100_000);
     const registry = new ToolRegistry({ approve: 'allow-all' })

@@ -2,7 +2,7 @@ import type { JsonSchema } from '@toolshed/core';
 import type { Adapter } from '../adapter.js';
 import { callIdOf, isLocalCallId } from '../call-id.js';
 import { stringField } from '../parsed-call.js';
-import { capOutput, capText, checkMaxChars } from '../result-text.js';
+import { capOutput, capText, checkMaxChars, unwritableOutputMessage } from '../result-text.js';
 import { definitionsOf } from '../source.js';
 import { toGeminiSchema } from './schema.js';
 
@@ -77,9 +77,14 @@ export const gemini: Adapter<GeminiTools, GeminiFunctionResponseContent, 'gemini
   results(outcomes, options) {
     const maxChars = checkMaxChars(options);
     const parts = outcomes.map((outcome) => {
-      const response: GeminiFunctionResponsePart['functionResponse']['response'] = outcome.ok
-        ? { output: capOutput(outcome.output, maxChars) ?? null }
-        : { error: { code: outcome.error.code, message: capText(outcome.error.message, maxChars) } };
+      let response: GeminiFunctionResponsePart['functionResponse']['response'];
+      try {
+        response = outcome.ok
+          ? { output: capOutput(outcome.output, maxChars) ?? null }
+          : { error: { code: outcome.error.code, message: capText(outcome.error.message, maxChars) } };
+      } catch (error) {
+        response = { error: { code: 'invalid_output', message: capText(unwritableOutputMessage(outcome.name, error), maxChars) } };
+      }
       const part: GeminiFunctionResponsePart = { functionResponse: { name: outcome.name, response } };
       if (!isLocalCallId(outcome.callId)) part.functionResponse.id = outcome.callId;
       return part;

@@ -1,4 +1,4 @@
-import { capText, DEFAULT_MAX_CHARS, emptyResultText } from '../result-text.js';
+import { capText, DEFAULT_MAX_CHARS, emptyResultText, unwritableOutputMessage } from '../result-text.js';
 
 /** An MCP `tools/call` result (`CallToolResult`), text content only. */
 export interface McpCallToolResult {
@@ -35,9 +35,7 @@ export function successResult(name: string, output: unknown, maxChars: number = 
   try {
     json = JSON.stringify(output);
   } catch (error) {
-    // V8 explains a cycle over several lines; the first says enough.
-    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-    return errorResult(`${name} returned output that cannot be sent as JSON (${reason}). This is a fault in the tool, not in your call.`);
+    return errorResult(unwritableOutputMessage(name, error));
   }
   // Some clients pass results on to APIs that refuse an empty one (Anthropic's tool_result).
   const text = typeof output === 'string' ? output : json;
