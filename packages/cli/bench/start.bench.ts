@@ -132,11 +132,13 @@ const three = bundledProject();
 const hundred = generatedProject(100);
 const mounted = mountedProject();
 // Each sample is a process start: a fixed count, not a time budget, so every case gets as many.
-// Five rounds of the whole group, each case 8 starts a round: tinybench times a case's samples
+// Twenty rounds of the whole group, each case 2 starts a round: tinybench times a case's samples
 // back to back, and the machine is shared, so each ratio is taken within one round and the
-// report gives the median of the rounds' (scripts/bench-report.mjs).
-const ROUNDS = 5;
-const options = { time: 0, iterations: 8, warmupTime: 0, warmupIterations: 1 };
+// report gives the median of the rounds' (scripts/bench-report.mjs). With 5 rounds of 8 starts
+// the speed of this machine drifted within a round: list's median ratio was 1.41x in one run and
+// 1.75x in the next; 20 rounds of 2 gave 1.66x and 1.64x.
+const ROUNDS = 20;
+const options = { time: 0, iterations: 2, warmupTime: 0, warmupIterations: 1 };
 
 for (let round = 1; round <= ROUNDS; round++)
   describe(`cold start (round ${round})`, () => {
