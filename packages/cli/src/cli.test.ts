@@ -161,6 +161,48 @@ describe('toolshed call', () => {
     expect(lines[2].outcome).toEqual(outcome);
   });
 
+  describe('a transcript that stops taking writes (a file size limit: Node ignores SIGXFSZ, so a write past it fails)', () => {
+    // Under `ulimit -f 2` a file may hold 2,048 bytes. The transcript is filled up to a point,
+    // then toolshed runs: one line more than fits fails its write.
+    const LIMIT = 2048;
+    const limited = (args: string[]) =>
+      new Promise<Run>((resolve) => {
+        const script = 'ulimit -f 2; exec "$0" "$@"';
+        execFile(
+          'bash',
+          ['-c', script, process.execPath, bin, ...args],
+          { cwd: projectRoot, env: { ...process.env, NO_COLOR: '1' } },
+          (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+        );
+      });
+    async function definitionsLine(): Promise<number> {
+      const probe = join(dir, 'probe.jsonl');
+      await toolshed(['call', 'echo', '{"text":"probe"}', '--transcript', probe]);
+      return (await readFile(probe, 'utf8')).split('\n')[0]!.length + 1;
+    }
+
+    it("the call's events that did not fit are named after the call, which ran and printed its output; exit 1", async () => {
+      const transcript = join(dir, 'limited.jsonl');
+      await writeFile(transcript, `${'#'.repeat(LIMIT - (await definitionsLine()) - 1)}\n`);
+      const run = await limited(['call', 'echo', '{"text":"kept"}', '--transcript', transcript]);
+      expect(JSON.parse(run.stdout)).toEqual({ text: 'kept' });
+      expect(run.stderr).toMatch(
+        new RegExp(`^toolshed: the transcript ${transcript} is missing call\\.start, call\\.end of this call: EFBIG: file too large`),
+      );
+      expect(run.code).toBe(1);
+      expect((await readFile(transcript, 'utf8')).length).toBe(LIMIT);
+    });
+
+    it('a transcript that cannot take even its first line is refused before the call', async () => {
+      const transcript = join(dir, 'full.jsonl');
+      await writeFile(transcript, `${'#'.repeat(LIMIT - 1)}\n`);
+      const run = await limited(['call', 'echo', '{"text":"never"}', '--transcript', transcript]);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(new RegExp(`^toolshed: cannot write the transcript file ${transcript}: EFBIG: file too large`));
+    });
+  });
+
   it('refuses a transcript it cannot write, before calling anything', async () => {
     const run = await toolshed(['call', 'echo', '{"text":"x"}', '--transcript', join(dir, 'missing-dir', 't.jsonl')]);
     expect(run.code).toBe(2);

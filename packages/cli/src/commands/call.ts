@@ -53,10 +53,26 @@ export async function runCall(tool: string, json: string | undefined, options: C
   // Imported here: it loads @toolshed/core, which listing commands do without.
   const { terminalApproval } = await import('../approval.js');
   const { registry, host } = await loadTools({ approve: terminalApproval(options.yes === true) });
+  // Events the transcript could not take (a full disk, a file size limit): said after the call,
+  // never dropped in silence. The registry would only hand a subscriber's error to its logger.
+  const lost: { types: string[]; error?: unknown } = { types: [] };
   if (options.transcript !== undefined) {
-    const fd = openTranscript(options.transcript);
-    appendFileSync(fd, `${JSON.stringify(await definitionsCost(registry))}\n`);
-    registry.subscribe((event) => appendFileSync(fd, `${JSON.stringify(event)}\n`));
+    const file = options.transcript;
+    const fd = openTranscript(file);
+    try {
+      appendFileSync(fd, `${JSON.stringify(await definitionsCost(registry))}\n`);
+    } catch (error) {
+      await host.close();
+      throw new UsageError(`cannot write the transcript file ${file}: ${(error as Error).message}`);
+    }
+    registry.subscribe((event) => {
+      try {
+        appendFileSync(fd, `${JSON.stringify(event)}\n`);
+      } catch (error) {
+        lost.types.push(event.type);
+        lost.error ??= error;
+      }
+    });
   }
   const outcome = await registry.dispatch({ name: tool, input }, timeoutMs === undefined ? {} : { timeoutMs });
   // Pooled connections and open files would otherwise keep the process alive.
@@ -64,6 +80,12 @@ export async function runCall(tool: string, json: string | undefined, options: C
   if (options.json) print(`${JSON.stringify(outcome, null, 2)}\n`);
   else if (outcome.ok) printOutput(outcome.output);
   else printFailure(outcome);
+  if (lost.types.length > 0) {
+    process.stderr.write(
+      `toolshed: the transcript ${options.transcript} is missing ${lost.types.join(', ')} of this call: ${(lost.error as Error).message}\n`,
+    );
+    process.exitCode = 1;
+  }
   if (!outcome.ok) process.exitCode = 1;
 }
 
