@@ -90,8 +90,9 @@ function bundledLicenseProblems(dir, all) {
 }
 
 // Relative module specifiers in built JavaScript: static imports and re-exports, bare
-// `import "./x.js"`, and dynamic `import("./x.js")` with a literal.
-const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g;
+// `import "./x.js"`, dynamic `import("./x.js")` and `require("./x.cjs")` with a literal, and a
+// file named by `new URL("./x.js", import.meta.url)` (a worker, a child process's script).
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*|\bnew URL\s*\(\s*)["'](\.{1,2}\/[^"']+)["']/g;
 
 /** Every string target in `exports` (conditions and subpaths, nested) and `bin`. */
 function entryFiles(pkg) {

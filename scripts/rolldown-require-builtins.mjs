@@ -1,4 +1,4 @@
-// A rolldown plugin for the packages on `toolshed list`'s start (cli's bin, host): each
+// A rolldown plugin for the packages on `toolshed list`'s start (cli's bin, host, mcp's mount): each
 // static `import ... from "node:x"` in a chunk becomes a `require("node:x")` through one
 // createRequire. Node 20 gives every built-in an ES module imports its own facade, and
 // making it reads every export once: `node:fs` so loads the whole streams stack (its

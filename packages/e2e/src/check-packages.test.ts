@@ -37,11 +37,18 @@ beforeAll(() => {
     { ...base, ...meta('packages/sound'), name: 'sound', exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } },
     {
       ...kept,
-      // A chunk loaded by a dynamic import is reached; a module of types only is nothing to load.
-      'dist/index.js': "export const answer = 42;\nexport const later = () => import('./later.js');\n",
+      // A chunk loaded by a dynamic import, a worker named by new URL and a CommonJS file loaded
+      // by require are reached; a module of types only is nothing to load.
+      'dist/index.js':
+        "import { createRequire } from 'node:module';\nexport const answer = 42;\nexport const later = () => import('./later.js');\n" +
+        "export const worker = new URL('./worker.js', import.meta.url);\nconst require = createRequire(import.meta.url);\nexport const legacy = () => require('./legacy.cjs');\n",
       'dist/later.js': 'export const value = 1;\n',
+      'dist/worker.js': 'export {};\nconsole.log("a worker");\n',
+      'dist/legacy.cjs': 'module.exports = 1;\n',
       'dist/types.js': 'export {};\n',
-      'dist/index.d.ts': 'export declare const answer = 42;\nexport declare const later: () => Promise<{ value: number }>;\n',
+      'dist/index.d.ts':
+        'export declare const answer = 42;\nexport declare const later: () => Promise<{ value: number }>;\n' +
+        'export declare const worker: URL;\nexport declare const legacy: () => number;\n',
     },
   );
   // Bundles a third-party module and carries its license: sound too.

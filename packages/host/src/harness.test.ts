@@ -150,21 +150,16 @@ describe('approval in a harness built with createHost', () => {
         defineTool({ name, description: `A tool called ${name}.`, input: v.object({}), run: () => `ran ${name}` }),
       ),
     });
-    const host = await createHost({ plugins: [keys] });
-    expect(
-      host.registry
+    const names = (built: { registry: { list(): { name: string }[] } }) =>
+      built.registry
         .list()
         .map((tool) => tool.name)
-        .sort(),
-    ).toEqual(['__proto__', 'constructor', 'toString']);
+        .sort();
+    const host = await createHost({ plugins: [keys] });
+    expect(names(host)).toEqual(['__proto__', 'constructor', 'toString']);
     expect(await host.registry.dispatch({ name: '__proto__', input: {} })).toMatchObject({ ok: true, output: 'ran __proto__' });
     const renamed = await createHost({ plugins: [keys], rename: { constructor: 'build' } });
-    expect(
-      renamed.registry
-        .list()
-        .map((tool) => tool.name)
-        .sort(),
-    ).toEqual(['__proto__', 'build', 'toString']);
+    expect(names(renamed)).toEqual(['__proto__', 'build', 'toString']);
   });
 
   it('refuses a rename to a name a model API refuses, with the rule', async () => {

@@ -67,6 +67,39 @@ describe('adapters', () => {
     expect(received).toEqual([]);
   });
 
+  it("a model's arguments nested 200,000 deep, in every API's reply: refused as invalid_input, nothing runs, and every result is written", async () => {
+    const { registry, received } = makeRegistry();
+    const text = `{"query":"q","filter":{"tags":${'['.repeat(200_000)}${']'.repeat(200_000)}}}`;
+    const parsed = JSON.parse(text);
+    const openaiCalls = [{ id: 'c1', type: 'function', function: { name: 'search', arguments: text } }];
+    const replies: Record<string, unknown> = {
+      openai: openaiCalls,
+      'openai-strict': openaiCalls,
+      'openai-responses': { output: [{ type: 'function_call', call_id: 'c1', name: 'search', arguments: text }] },
+      'openai-responses-strict': { output: [{ type: 'function_call', call_id: 'c1', name: 'search', arguments: text }] },
+      anthropic: { content: [{ type: 'tool_use', id: 'c1', name: 'search', input: parsed }] },
+      gemini: { candidates: [{ content: { parts: [{ functionCall: { id: 'c1', name: 'search', args: parsed } }] } }] },
+      mcp: [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: parsed } }],
+    };
+    expect(Object.keys(replies)).toEqual(Object.keys(adapters));
+    for (const [format, adapter] of Object.entries(adapters)) {
+      const outcomes = await dispatchCalls(registry, adapter.parseCalls(replies[format], { tools: registry }), { approve: 'allow-all' });
+      const results = adapter.results(outcomes);
+      expect(outcomes, format).toMatchObject([
+        {
+          ok: false,
+          name: 'search',
+          error: {
+            code: 'invalid_input',
+            message: 'Invalid input for search: expected a JSON value, received a value nested too deeply to check',
+          },
+        },
+      ]);
+      expect(JSON.stringify(results), format).toContain('nested too deeply to check');
+    }
+    expect(received).toEqual([]);
+  });
+
   it("no adapter throws on a tool's output JSON cannot write (cycle, BigInt, deep nesting): the model reads that it is the tool's fault", () => {
     const cycle: Record<string, unknown> = { a: 1 };
     cycle.self = cycle;

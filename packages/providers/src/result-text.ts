@@ -73,6 +73,22 @@ export function capOutput(output: unknown, maxChars: number = DEFAULT_MAX_CHARS)
 }
 
 /**
+ * The output for an API that takes structured results (capOutput), or, when JSON cannot write
+ * it, the message a model reads in its place: one answer for the AI SDK and Gemini alike.
+ */
+export function structuredOutput(
+  name: string,
+  output: unknown,
+  maxChars: number,
+): { ok: true; output: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, output: capOutput(output, maxChars) };
+  } catch (error) {
+    return { ok: false, message: capText(unwritableOutputMessage(name, error), maxChars) };
+  }
+}
+
+/**
  * Said for a call that returned nothing: some APIs refuse an empty result
  * (Anthropic's tool_result), and a model reads silence as a fault.
  */

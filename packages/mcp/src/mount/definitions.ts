@@ -32,6 +32,11 @@ function isObjectSchema(value: unknown): value is { type: 'object' } {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { type?: unknown }).type === 'object';
 }
 
+/** A config map's own entry for a tool: one named "constructor" or "__proto__" would otherwise get Object's. */
+function ownEntry<T>(map: Record<string, T> | undefined, name: string): T | undefined {
+  return map !== undefined && Object.hasOwn(map, name) ? map[name] : undefined;
+}
+
 /**
  * MCP hints in Toolshed's words. Missing hints take the spec's defaults (a tool may be
  * destructive unless it is read-only, and is open-world); config marks win over both.
@@ -48,8 +53,7 @@ export function toolAnnotations(tool: ServerTool, config: McpServerConfig): Tool
   };
   const title = typeof hints.title === 'string' ? hints.title : typeof tool.title === 'string' ? tool.title : undefined;
   if (title !== undefined) annotations.title = title;
-  const own = config.annotations && Object.hasOwn(config.annotations, tool.name) ? config.annotations[tool.name] : undefined;
-  const marked = { ...config.annotations?.['*'], ...own };
+  const marked = { ...config.annotations?.['*'], ...ownEntry(config.annotations, tool.name) };
   Object.assign(annotations, marked);
   // A tool marked read-only changes nothing, so it cannot be destructive unless marked so in so many words.
   if (marked.readOnly === true && marked.destructive === undefined) annotations.destructive = false;
@@ -79,8 +83,7 @@ export function mountTools(serverTools: readonly ServerTool[], config: McpServer
       notices.push(`${server}: tool "${tool.name}" is left out: ${unusable}.`);
       continue;
     }
-    // Own keys only: a tool named "constructor" or "toString" would otherwise be renamed to Object's.
-    const name = config.rename && Object.hasOwn(config.rename, tool.name) ? config.rename[tool.name]! : tool.name;
+    const name = ownEntry(config.rename, tool.name) ?? tool.name;
     if (!isToolName(name)) {
       notices.push(`${server}: tool "${tool.name}" is left out: "${name}" is not a name model APIs accept; give it one with "rename".`);
       continue;

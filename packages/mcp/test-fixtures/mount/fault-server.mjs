@@ -16,6 +16,7 @@
 // Unless $EXIT_ON_EOF is set, it ignores stdin EOF and stays alive (a timer), like a careless server.
 import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
+import { onMessages, send } from './json-lines.mjs';
 
 const mode = process.argv[2] ?? 'ok';
 if (process.env.STARTS) appendFileSync(process.env.STARTS, `${process.pid}\n`);
@@ -32,7 +33,6 @@ if (mode === 'crash') {
 if (!process.env.EXIT_ON_EOF) setInterval(() => {}, 1 << 30);
 if (mode === 'banner') process.stdout.write('Fault server v1 ready on stdio\n');
 
-const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
 let calls = 0;
 const speak = {
   name: 'speak',
@@ -41,16 +41,7 @@ const speak = {
 };
 const tools = [speak];
 
-let buffer = '';
-process.stdin.on('data', (chunk) => {
-  buffer += chunk;
-  let newline;
-  while ((newline = buffer.indexOf('\n')) >= 0) {
-    const line = buffer.slice(0, newline);
-    buffer = buffer.slice(newline + 1);
-    if (line.trim() !== '') handle(JSON.parse(line));
-  }
-});
+onMessages(handle);
 process.stdin.on('end', () => {
   if (process.env.EXIT_ON_EOF) process.exit(0);
 });

@@ -10,9 +10,10 @@
 //               elicitation/create, writes each answer to $RECORD, then answers the call
 //   flood       answers tools/call with one line of $FLOOD_MB MB (default 64) that never ends
 //   deep        answers tools/call with structuredContent nested $DEPTH levels (default 200,000)
+import { onMessages, send } from './json-lines.mjs';
+
 const mode = process.argv[2] ?? 'bad-tools';
 setInterval(() => {}, 1 << 30);
-const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
 const text = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false };
 const speak = { name: 'speak', description: 'Repeat the text.', inputSchema: text };
 
@@ -61,17 +62,8 @@ function toolsOf() {
   ];
 }
 
-let buffer = '';
 const waiting = new Map();
-process.stdin.on('data', (chunk) => {
-  buffer += chunk;
-  let newline;
-  while ((newline = buffer.indexOf('\n')) >= 0) {
-    const line = buffer.slice(0, newline);
-    buffer = buffer.slice(newline + 1);
-    if (line.trim() !== '') handle(JSON.parse(line));
-  }
-});
+onMessages(handle);
 
 function handle(message) {
   const { id, method, params } = message;

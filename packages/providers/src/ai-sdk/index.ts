@@ -1,6 +1,6 @@
 import { needsApproval, type ErrorCode, type ToolRegistry } from '@toolshed/core';
 import { jsonSchema, tool, type ToolSet } from 'ai';
-import { capOutput, capText, checkMaxChars, emptyResultText, type ResultOptions, unwritableOutputMessage } from '../result-text.js';
+import { capText, checkMaxChars, emptyResultText, type ResultOptions, structuredOutput } from '../result-text.js';
 
 /**
  * The registry's tools as an AI SDK tool set for `generateText` / `streamText`.
@@ -40,11 +40,9 @@ export function toAiSdkTools(registry: ToolRegistry, options?: ResultOptions): T
         // Nothing at all would reach some APIs as an empty result, which they refuse.
         if (!outcome.ok) throw new ToolCallFailed(outcome.error.code, capText(outcome.error.message, maxChars));
         if (outcome.output === undefined) return emptyResultText(name);
-        try {
-          return capOutput(outcome.output, maxChars);
-        } catch (error) {
-          throw new ToolCallFailed('invalid_output', capText(unwritableOutputMessage(name, error), maxChars));
-        }
+        const written = structuredOutput(name, outcome.output, maxChars);
+        if (!written.ok) throw new ToolCallFailed('invalid_output', written.message);
+        return written.output;
       },
     });
   }

@@ -1,8 +1,8 @@
-import type { JsonSchema } from '@toolshed/core';
+import type { JsonSchema, Outcome } from '@toolshed/core';
 import type { Adapter } from '../adapter.js';
 import { callIdOf, isLocalCallId } from '../call-id.js';
 import { stringField } from '../parsed-call.js';
-import { capOutput, capText, checkMaxChars, unwritableOutputMessage } from '../result-text.js';
+import { capText, checkMaxChars, structuredOutput } from '../result-text.js';
 import { definitionsOf } from '../source.js';
 import { toGeminiSchema } from './schema.js';
 
@@ -52,6 +52,13 @@ function partsOf(value: unknown): unknown[] {
   return Array.isArray(first?.content?.parts) ? first.content.parts : [];
 }
 
+/** One outcome as Gemini's functionResponse.response: the output, or the error with its code. */
+function responseOf(outcome: Outcome, maxChars: number): GeminiFunctionResponsePart['functionResponse']['response'] {
+  if (!outcome.ok) return { error: { code: outcome.error.code, message: capText(outcome.error.message, maxChars) } };
+  const written = structuredOutput(outcome.name, outcome.output, maxChars);
+  return written.ok ? { output: written.output ?? null } : { error: { code: 'invalid_output', message: written.message } };
+}
+
 /**
  * Gemini. Tools: `[{functionDeclarations}]`, parameters converted to the
  * schema subset Gemini accepts (`toGeminiSchema`). Calls: the `functionCall`
@@ -77,15 +84,7 @@ export const gemini: Adapter<GeminiTools, GeminiFunctionResponseContent, 'gemini
   results(outcomes, options) {
     const maxChars = checkMaxChars(options);
     const parts = outcomes.map((outcome) => {
-      let response: GeminiFunctionResponsePart['functionResponse']['response'];
-      try {
-        response = outcome.ok
-          ? { output: capOutput(outcome.output, maxChars) ?? null }
-          : { error: { code: outcome.error.code, message: capText(outcome.error.message, maxChars) } };
-      } catch (error) {
-        response = { error: { code: 'invalid_output', message: capText(unwritableOutputMessage(outcome.name, error), maxChars) } };
-      }
-      const part: GeminiFunctionResponsePart = { functionResponse: { name: outcome.name, response } };
+      const part: GeminiFunctionResponsePart = { functionResponse: { name: outcome.name, response: responseOf(outcome, maxChars) } };
       if (!isLocalCallId(outcome.callId)) part.functionResponse.id = outcome.callId;
       return part;
     });
