@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bench, describe } from 'vitest';
 
-const bin = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/toolshed.cjs', import.meta.url));
 const byHand = fileURLToPath(new URL('./echo-by-hand.js', import.meta.url));
 const require = createRequire(import.meta.url);
 const BUNDLED = ['@toolshed/tool-echo', '@toolshed/tool-read-file', '@toolshed/tool-send-email'];

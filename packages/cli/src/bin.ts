@@ -1,15 +1,11 @@
-#!/usr/bin/env node
-import module from 'node:module';
+// The program the `toolshed` command runs (bin/toolshed.cjs loads it, and enables Node's
+// compile cache first).
 import { runPlain } from './plain-run.js';
 
-// Node 22.1+ keeps the compiled code of the modules loaded from here on (the program's
-// chunk, plugins) on disk for the next start; on Node 20 the function does not exist
-// (nor in Node 20's types).
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-
 // The full program (commander, every command) loads only for what a plain run does not cover.
-// No top-level await: with it, the bundler could not put what both share into this file (the
-// program's chunk would import a module still waiting for it), and that would be two more files.
+// No top-level await: require() (bin/toolshed.cjs) cannot load a module that has one, and the
+// bundler could not put what both share into this file (the program's chunk would import a
+// module still waiting for it), which would be two more files.
 void runPlain(process.argv.slice(2)).then(async (done) => {
   if (done) return;
   // `toolshed schema | head` closes the pipe early: that is the reader's choice, not an error.

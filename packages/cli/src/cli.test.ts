@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureProject } from './project.fixture.js';
 
-const bin = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/toolshed.cjs', import.meta.url));
 // A project of the tests' own that declares the bundled plugins, like a user's project would.
 const projectRoot = fixtureProject();
 

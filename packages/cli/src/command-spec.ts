@@ -2,13 +2,24 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Command } from 'commander';
 
 /**
- * An option as commander writes it (`'-y, --yes'`, `'--timeout <ms>'`) with its help line.
- * The one definition both parsers read: commander builds the help and the errors from it,
- * node's parseArgs runs the plain calls of `list` and `call` without loading commander.
+ * An option with its help line. The one definition both parsers read: commander builds the
+ * help and the errors from its flags (`flagsOf`), node's parseArgs runs the plain calls of
+ * `list` and `call` without loading commander. Kept as fields rather than commander's flag
+ * string, so the plain run reads them without parsing text.
  */
 export interface OptionSpec {
-  flags: string;
+  /** The long name, without dashes: `input-file`. */
+  long: string;
+  /** A one-letter alias: `y` for `-y`. */
+  short?: string;
+  /** The name its value has in the help (`ms` in `--timeout <ms>`); without one, a boolean flag. */
+  value?: string;
   description: string;
+}
+
+/** The option as commander writes it: `-y, --yes`, `--timeout <ms>`. */
+export function flagsOf(option: OptionSpec): string {
+  return `${option.short === undefined ? '' : `-${option.short}, `}--${option.long}${option.value === undefined ? '' : ` <${option.value}>`}`;
 }
 
 export interface CommandSpec {
@@ -21,11 +32,12 @@ export interface CommandSpec {
 
 export const GLOBAL_OPTIONS: OptionSpec[] = [
   {
-    flags: '--cwd <dir>',
+    long: 'cwd',
+    value: 'dir',
     description:
       'the project root whose plugins to use (default: the nearest folder upward with a package.json, node_modules or toolshed.config.json)',
   },
-  { flags: '--config <file>', description: 'the config file (default: toolshed.config.json in the project root)' },
+  { long: 'config', value: 'file', description: 'the config file (default: toolshed.config.json in the project root)' },
 ];
 
 export interface PlainRun {
@@ -35,17 +47,17 @@ export interface PlainRun {
   global: { cwd?: string; config?: string };
 }
 
-const FLAGS = /^(?:-([a-zA-Z]), )?--([a-z][a-z-]*)( <[a-z-]+>)?$/;
-const camel = (name: string) => name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+/** Commander's name for an option's value: `input-file` is `inputFile`. */
+const camel = (long: string) =>
+  long
+    .split('-')
+    .map((part, index) => (index === 0 ? part : part.charAt(0).toUpperCase() + part.slice(1)))
+    .join('');
 
 function parseOptions(specs: OptionSpec[]): NonNullable<ParseArgsConfig['options']> {
   const options: NonNullable<ParseArgsConfig['options']> = {};
-  for (const { flags } of specs) {
-    const match = FLAGS.exec(flags);
-    if (!match) throw new Error(`option flags ${JSON.stringify(flags)} are not of the form "-s, --long <value>"`);
-    const [, short, long, value] = match;
-    options[long!] = { type: value ? 'string' : 'boolean', ...(short ? { short } : {}) };
-  }
+  for (const { long, short, value } of specs)
+    options[long] = { type: value === undefined ? 'boolean' : 'string', ...(short === undefined ? {} : { short }) };
   return options;
 }
 
@@ -79,6 +91,6 @@ export function parsePlainRun(spec: CommandSpec, argv: string[]): PlainRun | und
 export function commandOf(program: Command, spec: CommandSpec): Command {
   const command = program.command(spec.name).description(spec.description);
   for (const arg of spec.args) command.argument(arg.syntax, arg.description);
-  for (const option of spec.options) command.option(option.flags, option.description);
+  for (const option of spec.options) command.option(flagsOf(option), option.description);
   return command;
 }

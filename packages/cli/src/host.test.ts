@@ -6,7 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-const bin = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/toolshed.cjs', import.meta.url));
+// The ES module program the bin loads: run as the entry, every module it loads goes through
+// module hooks (the bin's require() of it does not, on Node 20).
+const program = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
 const workspace = fileURLToPath(new URL('../../..', import.meta.url));
 const hostPackage = createRequire(import.meta.url).resolve('@toolshed/host/package.json');
 const manifestBin = path.join(path.dirname(hostPackage), 'bin/toolshed-manifest.js');
@@ -22,11 +25,14 @@ interface Run {
   stderr: string;
 }
 
-function toolshed(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {}): Promise<Run> {
+function toolshed(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; nodeArgs?: string[]; entry?: string } = {},
+): Promise<Run> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      [...(options.nodeArgs ?? []), bin, ...args],
+      [...(options.nodeArgs ?? []), options.entry ?? bin, ...args],
       { cwd: options.cwd ?? project, env: { ...process.env, NO_COLOR: '1', ...options.env } },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
@@ -104,7 +110,7 @@ describe('toolshed list with discovered plugins', () => {
       )});
     `)}`;
 
-    const run = await toolshed(['list', '--json'], { nodeArgs: ['--import', hook] });
+    const run = await toolshed(['list', '--json'], { nodeArgs: ['--import', hook], entry: program });
 
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);

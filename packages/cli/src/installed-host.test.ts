@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,8 +25,8 @@ function link(name: string, target: string) {
 
 function copy(name: string, from: string) {
   const at = path.join(project, 'node_modules', name);
-  cpSync(path.join(from, 'dist'), path.join(at, 'dist'), { recursive: true });
-  cpSync(path.join(from, 'package.json'), path.join(at, 'package.json'));
+  for (const part of ['bin', 'dist', 'package.json'])
+    if (existsSync(path.join(from, part))) cpSync(path.join(from, part), path.join(at, part), { recursive: true });
   return at;
 }
 
@@ -58,7 +58,7 @@ beforeAll(() => {
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 function toolshed(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const bin = path.join(project, 'node_modules/@toolshed/cli/dist/toolshed.js');
+  const bin = path.join(project, 'node_modules/@toolshed/cli/bin/toolshed.cjs');
   // pnpm's script runner sets NODE_PATH to its store of hoisted packages; a user's shell does not.
   const { NODE_PATH: _, ...env } = process.env;
   return new Promise((resolve) => {

@@ -13,7 +13,7 @@ import { createHost, inspectPlugins } from '@toolshed/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
-const bin = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/toolshed.cjs', import.meta.url));
 const packageDir = (name: string) => realpathSync(path.dirname(require.resolve(`${name}/package.json`)));
 const MCP_DIR = packageDir('@toolshed/mcp');
 const ECHO_DIR = packageDir('@toolshed/tool-echo');

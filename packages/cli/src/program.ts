@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { GLOBAL_OPTIONS } from './command-spec.js';
+import { flagsOf, GLOBAL_OPTIONS } from './command-spec.js';
 import { registerCall } from './commands/call.js';
 import { registerContext } from './commands/context.js';
 import { registerList } from './commands/list.js';
@@ -20,7 +20,7 @@ export function createProgram(): Command {
     .hook('preAction', (command) => setProjectOptions(command.opts()))
     // Commander exits by itself; we map its errors to our exit codes instead.
     .exitOverride();
-  for (const option of GLOBAL_OPTIONS) program.option(option.flags, option.description);
+  for (const option of GLOBAL_OPTIONS) program.option(flagsOf(option), option.description);
   registerList(program);
   registerCall(program);
   registerSchema(program);

@@ -271,7 +271,7 @@ describe('publish to a local registry, install selectively, run every documented
     ).engines.node;
     expect(`>=${oldest.stdout.trim().slice(1)}`).toBe(`${minimum}.0`);
     progress(`step 5: the installed CLI on Node ${oldest.stdout.trim()}`);
-    const bin = path.join(project, 'node_modules/@toolshed/cli/dist/toolshed.js');
+    const bin = path.join(project, 'node_modules/@toolshed/cli/bin/toolshed.cjs');
     const listed = await run(OLDEST_NODE, [bin, 'list', '--json'], { cwd: project, env });
     expect((JSON.parse(listed.stdout) as { name: string }[]).map((tool) => tool.name).sort()).toEqual(['echo', 'read_file']);
     const called = await run(OLDEST_NODE, [bin, 'call', 'echo', '{"text":"old node"}'], { cwd: project, env });

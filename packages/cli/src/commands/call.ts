@@ -35,11 +35,11 @@ export const CALL: CommandSpec = {
     { syntax: '[input]', description: 'the input as a JSON object, or - to read it from stdin' },
   ],
   options: [
-    { flags: '--input-file <file>', description: 'read the input JSON from a file (- for stdin)' },
-    { flags: '--json', description: 'print the whole outcome as JSON' },
-    { flags: '--timeout <ms>', description: 'stop the call after this many milliseconds' },
-    { flags: '--transcript <file>', description: "append the call's events to this file as JSON lines" },
-    { flags: '-y, --yes', description: 'allow tools that need approval (destructive, open-world) without asking' },
+    { long: 'input-file', value: 'file', description: 'read the input JSON from a file (- for stdin)' },
+    { long: 'json', description: 'print the whole outcome as JSON' },
+    { long: 'timeout', value: 'ms', description: 'stop the call after this many milliseconds' },
+    { long: 'transcript', value: 'file', description: "append the call's events to this file as JSON lines" },
+    { long: 'yes', short: 'y', description: 'allow tools that need approval (destructive, open-world) without asking' },
   ],
 };
 

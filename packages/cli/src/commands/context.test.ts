@@ -7,7 +7,7 @@ import type { ToolDefinition } from '@toolshed/core';
 import { measureTools, measureUpFront, type ContextReport } from '@toolshed/context';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-const bin = fileURLToPath(new URL('../../dist/toolshed.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/toolshed.cjs', import.meta.url));
 const workspace = fileURLToPath(new URL('../../../..', import.meta.url));
 
 interface Run {

@@ -9,7 +9,7 @@ export const LIST: CommandSpec = {
   name: 'list',
   description: 'List every tool with its description and the plugin it came from',
   args: [],
-  options: [{ flags: '--json', description: 'print the list as JSON' }],
+  options: [{ long: 'json', description: 'print the list as JSON' }],
 };
 
 export function registerList(program: Command): void {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const bin = fileURLToPath(new URL('../../dist/toolshed.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/toolshed.cjs', import.meta.url));
 
 function toolshed(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-const bin = fileURLToPath(new URL('../../dist/toolshed.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/toolshed.cjs', import.meta.url));
 const require = createRequire(import.meta.url);
 const CORE_DIR = path.dirname(realpathSync(require.resolve('@toolshed/core/package.json')));
 const VALIBOT_DIR = realpathSync(path.join(CORE_DIR, 'node_modules', 'valibot'));

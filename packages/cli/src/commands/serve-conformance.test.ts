@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // @modelcontextprotocol/conformance 0.1.13 (the newest that runs on Node 20) against `toolshed serve --http`.
-const bin = fileURLToPath(new URL('../../dist/toolshed.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/toolshed.cjs', import.meta.url));
 const here = fileURLToPath(new URL('../../conformance/', import.meta.url));
 const require = createRequire(import.meta.url);
 const CONFORMANCE = path.join(path.dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');

@@ -12,7 +12,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-const bin = fileURLToPath(new URL('../../dist/toolshed.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/toolshed.cjs', import.meta.url));
+// The ES module program the bin loads: run as the entry, every module it loads goes through
+// module hooks (the bin's require() of it does not, on Node 20).
+const program = fileURLToPath(new URL('../../dist/toolshed.js', import.meta.url));
 const require = createRequire(import.meta.url);
 const CORE_DIR = path.dirname(realpathSync(require.resolve('@toolshed/core/package.json')));
 const VALIBOT_DIR = realpathSync(path.join(CORE_DIR, 'node_modules', 'valibot'));
@@ -440,7 +443,7 @@ register('data:text/javascript,' + encodeURIComponent(\`
     return new Promise((resolve) => {
       const child = execFile(
         process.execPath,
-        ['--import', path.join(project, 'log-modules.mjs'), bin, ...args],
+        ['--import', path.join(project, 'log-modules.mjs'), program, ...args],
         { cwd: project, env: { ...process.env, MODULE_LOG: log } },
         () => resolve(),
       );

@@ -33,6 +33,11 @@ export const INSTALL_MCP = 'install @toolshed/mcp to mount MCP servers: npm inst
 // Typed as string so that TypeScript does not look for the optional peer's types.
 const ENTRY: string = '@toolshed/mcp/mount';
 
+/** Whether require() loads ES modules here (Node 20.19+, 22.12+); older Node's types lack the flag. */
+function requireModule(): boolean {
+  return (process.features as { require_module?: boolean }).require_module === true;
+}
+
 function notFound(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException)?.code;
   return code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED';
@@ -44,13 +49,16 @@ function notFound(error: unknown): boolean {
  * then beside host as its optional peer. Loaded only when a config names MCP servers.
  */
 export async function loadMountRuntime(cwd: string): Promise<MountRuntime | undefined> {
+  const require = createRequire(path.join(cwd, 'package.json'));
   let file: string | undefined;
   try {
-    file = createRequire(path.join(cwd, 'package.json')).resolve(ENTRY);
+    file = require.resolve(ENTRY);
   } catch (error) {
     if (!notFound(error)) throw error;
   }
-  if (file) return (await import(pathToFileURL(file).href)) as MountRuntime;
+  // By require() where Node loads ES modules so (20.19+, 22.12+): a listing that reads the
+  // servers' cached tools then never starts Node's asynchronous module loader (~2 ms).
+  if (file) return (requireModule() ? require(file) : await import(pathToFileURL(file).href)) as MountRuntime;
   try {
     return (await import(ENTRY)) as MountRuntime;
   } catch (error) {
