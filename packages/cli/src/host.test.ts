@@ -214,6 +214,53 @@ export default definePlugin({ name: 'one-file', apiVersion: 1, tools: [defineToo
   });
 });
 
+describe('toolshed call of a tool whose output JSON cannot carry', () => {
+  const TOOLS = {
+    loop: ['const o = { a: 1 }; o.self = o; return o;', 'Converting circular structure to JSON'],
+    big: ['return { n: 10n };', 'Do not know how to serialize a BigInt'],
+    deep: ['let o = {}; for (let i = 0; i < 200000; i++) o = { o }; return o;', 'Maximum call stack size exceeded'],
+  };
+
+  beforeEach(() => {
+    write(
+      'tools.mjs',
+      `import { defineTool, definePlugin } from '@toolshed/core';
+import * as v from 'valibot';
+const tool = (name, run) => defineTool({ name, description: 'A tool with a bug in its output.', input: v.object({}), run });
+export default definePlugin({ name: 'faulty', apiVersion: 1, tools: [
+${Object.entries(TOOLS)
+  .map(([name, [body]]) => `  tool(${JSON.stringify(name)}, () => { ${body} }),`)
+  .join('\n')}
+  tool('nothing', () => undefined),
+] });
+`,
+    );
+    write('toolshed.config.json', { plugins: ['./tools.mjs'] });
+  });
+
+  it.each(Object.entries(TOOLS))(
+    '%s fails as invalid_output, the fault of the tool, with its outcome printed as JSON',
+    async (name, [, why]) => {
+      const expected = `${name} returned output that cannot be sent as JSON (${why}). This is a fault in the tool, not in your call.`;
+      const plain = await toolshed(['call', name]);
+      expect(plain).toEqual({ code: 1, stdout: '', stderr: `${name}: invalid_output: ${expected}\n` });
+
+      const json = await toolshed(['call', name, '--json']);
+      expect(json.code).toBe(1);
+      expect(json.stderr).toBe('');
+      const outcome = JSON.parse(json.stdout) as Record<string, unknown>;
+      expect(outcome).toMatchObject({ ok: false, name, input: {}, error: { code: 'invalid_output', message: expected } });
+      expect(outcome).not.toHaveProperty('output');
+    },
+  );
+
+  it('a tool that returned nothing prints nothing and exits 0', async () => {
+    expect(await toolshed(['call', 'nothing'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    const json = await toolshed(['call', 'nothing', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, name: 'nothing' });
+  });
+});
+
 describe('toolshed plugins', () => {
   it('prints each plugin with version, source, tools, status, warnings and errors', async () => {
     write('package.json', { name: 'app', dependencies: { '@toolshed/tool-echo': '^1', 'tool-broken': '^1' } });

@@ -6,7 +6,7 @@ export type { ToolSource } from './source.js';
 export type { ParsedToolCall } from './parsed-call.js';
 export { runToolCalls, dispatchCalls, DEFAULT_CONCURRENCY } from './run-tool-calls.js';
 export type { RunToolCallsOptions, ToolCallsRun } from './run-tool-calls.js';
-export { capOutput, capText, DEFAULT_MAX_CHARS, emptyResultText } from './result-text.js';
+export { capOutput, capText, DEFAULT_MAX_CHARS, emptyResultText, unwritableOutputMessage } from './result-text.js';
 export { LOCAL_CALL_ID_PREFIX } from './call-id.js';
 export type { ResultOptions } from './result-text.js';
 

@@ -18,7 +18,28 @@ interface CallOptions {
 }
 
 function printOutput(output: unknown): void {
+  // A tool that returned nothing prints nothing (not "undefined").
+  if (output === undefined) return;
   print(typeof output === 'string' ? `${output}\n` : `${JSON.stringify(output, null, 2)}\n`);
+}
+
+/**
+ * The outcome as the command prints it. An output JSON cannot carry (a cycle, a BigInt,
+ * nesting deeper than the stack) fails the call as invalid_output, the tool's fault, in the
+ * words every provider adapter gives a model, instead of ending the command with JSON's own
+ * error and no outcome.
+ */
+async function printable(outcome: Outcome): Promise<Outcome> {
+  if (!outcome.ok) return outcome;
+  try {
+    JSON.stringify(outcome.output);
+    return outcome;
+  } catch (error) {
+    // Loaded only here: a call whose output can be written never needs the adapters.
+    const { unwritableOutputMessage } = await import('@toolshed/providers');
+    const { output: _, ok: __, ...rest } = outcome;
+    return { ok: false, ...rest, error: { code: 'invalid_output', message: unwritableOutputMessage(outcome.name, error) } };
+  }
 }
 
 function printFailure(outcome: Extract<Outcome, { ok: false }>): void {
@@ -74,7 +95,7 @@ export async function runCall(tool: string, json: string | undefined, options: C
       }
     });
   }
-  const outcome = await registry.dispatch({ name: tool, input }, timeoutMs === undefined ? {} : { timeoutMs });
+  const outcome = await printable(await registry.dispatch({ name: tool, input }, timeoutMs === undefined ? {} : { timeoutMs }));
   // Pooled connections and open files would otherwise keep the process alive.
   await host.close();
   if (options.json) print(`${JSON.stringify(outcome, null, 2)}\n`);
