@@ -219,6 +219,7 @@ describe('toolshed call of a tool whose output JSON cannot carry', () => {
     loop: ['const o = { a: 1 }; o.self = o; return o;', 'Converting circular structure to JSON'],
     big: ['return { n: 10n };', 'Do not know how to serialize a BigInt'],
     deep: ['let o = {}; for (let i = 0; i < 200000; i++) o = { o }; return o;', 'Maximum call stack size exceeded'],
+    getter: ["return { get text() { throw new Error('no reading this'); } };", 'no reading this'],
   };
 
   beforeEach(() => {
@@ -232,6 +233,8 @@ ${Object.entries(TOOLS)
   .map(([name, [body]]) => `  tool(${JSON.stringify(name)}, () => { ${body} }),`)
   .join('\n')}
   tool('nothing', () => undefined),
+  // Writes the first time JSON asks and throws after: checked once and written again, it would slip through.
+  tool('flaky', () => { let asked = 0; return { toJSON: () => { asked += 1; if (asked > 1) throw new Error('asked twice'); return { text: 'once' }; } }; }),
 ] });
 `,
     );
@@ -253,6 +256,13 @@ ${Object.entries(TOOLS)
       expect(outcome).not.toHaveProperty('output');
     },
   );
+
+  it('an output that JSON can write once is written once: printed, not failed by a second try', async () => {
+    expect(await toolshed(['call', 'flaky'])).toEqual({ code: 0, stdout: '{\n  "text": "once"\n}\n', stderr: '' });
+    const json = await toolshed(['call', 'flaky', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, name: 'flaky', output: { text: 'once' } });
+  });
 
   it('a tool that returned nothing prints nothing and exits 0', async () => {
     expect(await toolshed(['call', 'nothing'])).toEqual({ code: 0, stdout: '', stderr: '' });

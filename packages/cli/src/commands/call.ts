@@ -17,35 +17,42 @@ interface CallOptions {
   yes?: boolean;
 }
 
-function printOutput(output: unknown): void {
-  // A tool that returned nothing prints nothing (not "undefined").
-  if (output === undefined) return;
-  print(typeof output === 'string' ? `${output}\n` : `${JSON.stringify(output, null, 2)}\n`);
-}
-
-/**
- * The outcome as the command prints it. An output JSON cannot carry (a cycle, a BigInt,
- * nesting deeper than the stack) fails the call as invalid_output, the tool's fault, in the
- * words every provider adapter gives a model, instead of ending the command with JSON's own
- * error and no outcome.
- */
-async function printable(outcome: Outcome): Promise<Outcome> {
-  if (!outcome.ok) return outcome;
-  try {
-    JSON.stringify(outcome.output);
-    return outcome;
-  } catch (error) {
-    // Loaded only here: a call whose output can be written never needs the adapters.
-    const { unwritableOutputMessage } = await import('@toolshed/providers');
-    const { output: _, ok: __, ...rest } = outcome;
-    return { ok: false, ...rest, error: { code: 'invalid_output', message: unwritableOutputMessage(outcome.name, error) } };
-  }
+/** What the command prints on stdout: the whole outcome under --json, else a success's output (nothing for none). */
+function stdoutText(outcome: Outcome, json: boolean): string | undefined {
+  if (json) return `${JSON.stringify(outcome, null, 2)}\n`;
+  if (!outcome.ok || outcome.output === undefined) return undefined;
+  return typeof outcome.output === 'string' ? `${outcome.output}\n` : `${JSON.stringify(outcome.output, null, 2)}\n`;
 }
 
 function printFailure(outcome: Extract<Outcome, { ok: false }>): void {
   const { code, message, issues } = outcome.error;
   process.stderr.write(`${style('red', `${outcome.name}: ${code}`, process.stderr)}: ${message}\n`);
   for (const issue of issues?.slice(1) ?? []) process.stderr.write(`  ${issue.at}: ${issue.message}\n`);
+}
+
+/**
+ * Print the outcome and return it as printed. An output JSON cannot write (a cycle, a BigInt,
+ * nesting deeper than the stack, a toJSON or getter that throws) fails the call as
+ * invalid_output, the tool's fault, in the words every provider adapter gives a model, instead
+ * of ending the command with JSON's own error. The output is written once, so one that writes
+ * on a first try and throws on a second cannot slip past a check.
+ */
+async function printOutcome(outcome: Outcome, json: boolean): Promise<Outcome> {
+  let printed = outcome;
+  let text: string | undefined;
+  try {
+    text = stdoutText(outcome, json);
+  } catch (error) {
+    // Loaded only here: a call whose output can be written never needs the adapters.
+    const { unwritableOutputMessage } = await import('@toolshed/providers');
+    // Only a success's output can fail to write: core keeps inputs and errors writable.
+    const { output: _, ok: __, ...rest } = outcome as Extract<Outcome, { ok: true }>;
+    printed = { ok: false, ...rest, error: { code: 'invalid_output', message: unwritableOutputMessage(outcome.name, error) } };
+    text = stdoutText(printed, json);
+  }
+  if (text !== undefined) print(text);
+  if (!printed.ok && !json) printFailure(printed);
+  return printed;
 }
 
 export const CALL: CommandSpec = {
@@ -95,12 +102,10 @@ export async function runCall(tool: string, json: string | undefined, options: C
       }
     });
   }
-  const outcome = await printable(await registry.dispatch({ name: tool, input }, timeoutMs === undefined ? {} : { timeoutMs }));
+  const dispatched = await registry.dispatch({ name: tool, input }, timeoutMs === undefined ? {} : { timeoutMs });
   // Pooled connections and open files would otherwise keep the process alive.
   await host.close();
-  if (options.json) print(`${JSON.stringify(outcome, null, 2)}\n`);
-  else if (outcome.ok) printOutput(outcome.output);
-  else printFailure(outcome);
+  const outcome = await printOutcome(dispatched, options.json === true);
   if (lost.types.length > 0) {
     process.stderr.write(
       `toolshed: the transcript ${options.transcript} is missing ${lost.types.join(', ')} of this call: ${(lost.error as Error).message}\n`,
