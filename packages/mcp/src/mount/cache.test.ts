@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,42 @@ describe('the manifest cache', () => {
     );
   });
 
+  // The key is hashed in plain JavaScript (node:crypto costs a cold list ~4 ms to load). It must
+  // be node:crypto's SHA-256 of the same text, so caches written before stay valid: over every
+  // kind of text a secret can hold, and lengths on each side of SHA-256's 64-byte blocks.
+  it("is node:crypto's SHA-256 of the server's identity, for any text in its fields", () => {
+    const texts = [
+      '',
+      'sk-1',
+      'é',
+      'ß€',
+      '😀',
+      '\ud800',
+      'a\udc00b',
+      '\u0000\n"\\',
+      'x'.repeat(55),
+      'x'.repeat(56),
+      'x'.repeat(64),
+      'é'.repeat(5000),
+    ];
+    for (const text of texts) {
+      const stdio = { name: 's', command: `node${text}`, args: [text], env: { [`K${text}`]: text, A: text }, cwd: `sub${text}` };
+      const identity = {
+        command: stdio.command,
+        args: stdio.args,
+        env: Object.entries(stdio.env).sort(([a], [b]) => (a < b ? -1 : 1)),
+        cwd: path.resolve(dir, stdio.cwd),
+      };
+      expect(configHash(stdio, dir), JSON.stringify(text)).toBe(createHash('sha256').update(JSON.stringify(identity)).digest('hex'));
+      const http = { name: 'h', url: `http://h/${text}`, headers: { Authorization: `Bearer ${text}` } };
+      expect(configHash(http, dir), JSON.stringify(text)).toBe(
+        createHash('sha256')
+          .update(JSON.stringify({ url: http.url, headers: [['Authorization', `Bearer ${text}`]] }))
+          .digest('hex'),
+      );
+    }
+  });
+
   it('reads back what it wrote, and nothing for another hash', () => {
     const file = cacheFile(dir, 's');
     writeCache(file, 'hash-a', 's', [tool('a')]);
@@ -63,12 +100,13 @@ describe('the manifest cache', () => {
   it('two processes rewriting it (2,000 tools) 300 times each while it is read: every read is whole', async () => {
     const file = cacheFile(dir, 's');
     writeCache(file, 'hash-a', 's', [tool('first')]);
-    // The writers run this very source (the package ships the mount only as one bundle).
+    // The writers run this very source (the package ships the mount only as one bundle), with
+    // its one dependency inlined: the temporary folder has no node_modules to find it in.
     const module = path.join(dir, 'cache-writer.mjs');
     await build({
       input: fileURLToPath(new URL('./cache.ts', import.meta.url)),
       platform: 'node',
-      external: /^[^./]/,
+      external: /^node:/,
       output: { file: module, format: 'esm' },
       logLevel: 'silent',
     });

@@ -1,6 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+// SHA-256 in plain JavaScript: `toolshed list` hashes every mounted server's config to find
+// its cache, and node:crypto costs about 4 ms to load (all of crypto and the streams stack),
+// a tenth of a cold list. The digest is the same as node:crypto's (cache.test.ts checks).
+import { createHash } from 'sha256-uint8array';
 import type { McpServerConfig } from './api.js';
 import type { ServerTool } from './definitions.js';
 
@@ -16,7 +20,11 @@ export function configHash(config: McpServerConfig, cwd: string): string {
     'command' in config
       ? { command: config.command, args: config.args ?? [], env: sorted(config.env), cwd: path.resolve(cwd, config.cwd ?? '.') }
       : { url: config.url, headers: sorted(config.headers) };
-  return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
+  // Node's own UTF-8 encoder makes the bytes (the library's JavaScript one is slower on a cold
+  // start): the bytes node:crypto hashes for the same text.
+  return createHash('sha256')
+    .update(Buffer.from(JSON.stringify(identity), 'utf8'))
+    .digest('hex');
 }
 
 function sorted(record: Record<string, string> | undefined): [string, string][] {
@@ -46,6 +54,8 @@ export function readCache(file: string, hash: string): ServerTool[] | undefined 
 /** Written to a temporary file and renamed over the old one, so a reader never sees half a file. */
 export function writeCache(file: string, hash: string, server: string, tools: ServerTool[]): void {
   mkdirSync(path.dirname(file), { recursive: true });
+  // node:crypto only here: writing follows a server's start, which costs far more.
+  const { randomBytes } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     writeFileSync(temporary, `${JSON.stringify({ version: CACHE_VERSION, server, hash, tools }, null, 2)}\n`);

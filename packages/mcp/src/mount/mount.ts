@@ -52,8 +52,12 @@ class ServerMount implements McpMount {
   #failures = 0;
   #listeners = new Set<ToolsChangedListener>();
   #closing: Promise<void> | undefined;
-  /** Aborted by close(), so a start under way (a server that hangs at start) gives up at once. */
-  readonly #shutdown = new AbortController();
+  /**
+   * Aborted by close(), so a start under way (a server that hangs at start) gives up at once.
+   * Made by the first start: a listing makes and closes mounts that never start, and making
+   * and aborting a controller there loads Node's AbortController and DOMException (~0.5 ms).
+   */
+  #shutdown: AbortController | undefined;
 
   constructor(config: McpServerConfig, ctx: MountContext) {
     this.#config = checkServerConfig(config, `MCP server ${JSON.stringify((config as { name?: unknown })?.name)}`);
@@ -214,6 +218,7 @@ class ServerMount implements McpMount {
   }
 
   async #start(): Promise<Connection> {
+    const shutdown = (this.#shutdown ??= new AbortController());
     this.#state = { status: 'starting', attempt: this.#failures + 1 };
     let connection: Connection;
     let h: Heavy;
@@ -236,10 +241,10 @@ class ServerMount implements McpMount {
           toolsChanged: () => void this.#toolsChanged(connection),
           log: (line) => this.#log(line),
         },
-        this.#shutdown.signal,
+        shutdown.signal,
       );
     } catch (error) {
-      if (this.#shutdown.signal.aborted)
+      if (shutdown.signal.aborted)
         throw new ToolError('execution_failed', `${this.#server} is closed (the host is shutting down); its tools cannot run.`);
       const message = `${this.#server} ${error instanceof Error ? error.message : String(error)}.`;
       this.#fail(message);
@@ -318,7 +323,7 @@ class ServerMount implements McpMount {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#state = { status: 'closed' };
-      this.#shutdown.abort();
+      this.#shutdown?.abort();
       forget(this);
       const connecting = this.#connecting;
       if (connecting) await connecting.catch(() => undefined);
