@@ -233,6 +233,7 @@ ${Object.entries(TOOLS)
   .map(([name, [body]]) => `  tool(${JSON.stringify(name)}, () => { ${body} }),`)
   .join('\n')}
   tool('nothing', () => undefined),
+  tool('fn', () => () => 1),
   // Writes the first time JSON asks and throws after: checked once and written again, it would slip through.
   tool('flaky', () => { let asked = 0; return { toJSON: () => { asked += 1; if (asked > 1) throw new Error('asked twice'); return { text: 'once' }; } }; }),
 ] });
@@ -264,10 +265,39 @@ ${Object.entries(TOOLS)
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, name: 'flaky', output: { text: 'once' } });
   });
 
-  it('a tool that returned nothing prints nothing and exits 0', async () => {
-    expect(await toolshed(['call', 'nothing'])).toEqual({ code: 0, stdout: '', stderr: '' });
-    const json = await toolshed(['call', 'nothing', '--json']);
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, name: 'nothing' });
+  // The transcript's call.end holds the outcome the command reports: written once, after the
+  // call, so the two cannot disagree and the transcript never lacks the call's end.
+  const transcriptOf = (file: string) =>
+    readFileSync(path.join(project, file), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it.each(Object.keys(TOOLS))('%s ends in the transcript as the invalid_output the command printed', async (name) => {
+    const run = await toolshed(['call', name, '--json', '--transcript', 'calls.jsonl']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('');
+    const events = transcriptOf('calls.jsonl');
+    expect(events.map((event) => event.type)).toEqual(['definitions', 'call.start', 'call.end']);
+    expect(events[2]!.outcome).toEqual(JSON.parse(run.stdout));
+    expect(events[2]!.outcome).toMatchObject({ ok: false, error: { code: 'invalid_output' } });
+  });
+
+  it('an output that JSON can write once is one success on stdout and in the transcript', async () => {
+    const run = await toolshed(['call', 'flaky', '--json', '--transcript', 'calls.jsonl']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const events = transcriptOf('calls.jsonl');
+    expect(events.map((event) => event.type)).toEqual(['definitions', 'call.start', 'call.end']);
+    expect(events[2]!.outcome).toEqual(JSON.parse(run.stdout));
+    expect(events[2]!.outcome).toMatchObject({ ok: true, output: { text: 'once' } });
+  });
+
+  it.each(['nothing', 'fn'])('%s, a tool that returned nothing JSON writes, prints nothing and exits 0', async (name) => {
+    expect(await toolshed(['call', name])).toEqual({ code: 0, stdout: '', stderr: '' });
+    const json = await toolshed(['call', name, '--json']);
+    const outcome = JSON.parse(json.stdout) as Record<string, unknown>;
+    expect(outcome).toMatchObject({ ok: true, name });
+    expect(outcome).not.toHaveProperty('output');
   });
 });
 

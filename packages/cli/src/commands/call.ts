@@ -1,6 +1,6 @@
 import { appendFileSync, openSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { Outcome, ToolRegistry } from '@toolshed/core';
+import type { Outcome, ToolEvent, ToolRegistry } from '@toolshed/core';
 import { commandOf, type CommandSpec } from '../command-spec.js';
 import { loadTools } from '../host.js';
 import { parseTimeout, readCallInput } from '../input.js';
@@ -17,6 +17,8 @@ interface CallOptions {
   yes?: boolean;
 }
 
+type CallEnd = Extract<ToolEvent, { type: 'call.end' }>;
+
 /** What the command prints on stdout: the whole outcome under --json, else a success's output (nothing for none). */
 function stdoutText(outcome: Outcome, json: boolean): string | undefined {
   if (json) return `${JSON.stringify(outcome, null, 2)}\n`;
@@ -30,29 +32,50 @@ function printFailure(outcome: Extract<Outcome, { ok: false }>): void {
   for (const issue of issues?.slice(1) ?? []) process.stderr.write(`  ${issue.at}: ${issue.message}\n`);
 }
 
+/** What the command writes of a call: the outcome it reports, its stdout, and the transcript's call.end line. */
+interface Written {
+  outcome: Outcome;
+  stdout: string | undefined;
+  end: string | undefined;
+}
+
 /**
- * Print the outcome and return it as printed. An output JSON cannot write (a cycle, a BigInt,
- * nesting deeper than the stack, a toJSON or getter that throws) fails the call as
- * invalid_output, the tool's fault, in the words every provider adapter gives a model, instead
- * of ending the command with JSON's own error. The output is written once, so one that writes
- * on a first try and throws on a second cannot slip past a check.
+ * The output turned into JSON once and read back as plain data: a toJSON or getter runs once,
+ * so stdout and the transcript say the same (one that writes on a first try and throws on a
+ * second cannot pass as a success in one and a failure in the other). What JSON leaves out
+ * (a function) is no output, as providers read it.
  */
-async function printOutcome(outcome: Outcome, json: boolean): Promise<Outcome> {
-  let printed = outcome;
-  let text: string | undefined;
+function plainOutcome(outcome: Outcome): Outcome {
+  if (!outcome.ok || typeof outcome.output === 'string') return outcome;
+  const text = JSON.stringify(outcome.output);
+  return { ...outcome, output: text === undefined ? undefined : JSON.parse(text) };
+}
+
+function write(outcome: Outcome, json: boolean, end: CallEnd | undefined): Written {
+  const plain = plainOutcome(outcome);
+  return { outcome: plain, stdout: stdoutText(plain, json), end: end && `${JSON.stringify({ ...end, outcome: plain })}\n` };
+}
+
+/**
+ * The outcome as the command reports it on stdout and in the transcript alike. An output JSON
+ * cannot write (a cycle, a BigInt, nesting deeper than the stack, a toJSON or getter that
+ * throws) fails the call as invalid_output, the tool's fault, in the words every provider
+ * adapter gives a model, instead of ending the command with JSON's own error.
+ */
+async function written(outcome: Outcome, json: boolean, end: CallEnd | undefined): Promise<Written> {
   try {
-    text = stdoutText(outcome, json);
+    return write(outcome, json, end);
   } catch (error) {
     // Loaded only here: a call whose output can be written never needs the adapters.
     const { unwritableOutputMessage } = await import('@toolshed/providers');
     // Only a success's output can fail to write: core keeps inputs and errors writable.
     const { output: _, ok: __, ...rest } = outcome as Extract<Outcome, { ok: true }>;
-    printed = { ok: false, ...rest, error: { code: 'invalid_output', message: unwritableOutputMessage(outcome.name, error) } };
-    text = stdoutText(printed, json);
+    return write(
+      { ok: false, ...rest, error: { code: 'invalid_output', message: unwritableOutputMessage(outcome.name, error) } },
+      json,
+      end,
+    );
   }
-  if (text !== undefined) print(text);
-  if (!printed.ok && !json) printFailure(printed);
-  return printed;
 }
 
 export const CALL: CommandSpec = {
@@ -84,6 +107,9 @@ export async function runCall(tool: string, json: string | undefined, options: C
   // Events the transcript could not take (a full disk, a file size limit): said after the call,
   // never dropped in silence. The registry would only hand a subscriber's error to its logger.
   const lost: { types: string[]; error?: unknown } = { types: [] };
+  let append: ((type: ToolEvent['type'], line: () => string) => void) | undefined;
+  // The call's end is written after the call, with the outcome as the command reports it.
+  const ended: { event?: CallEnd } = {};
   if (options.transcript !== undefined) {
     const file = options.transcript;
     const fd = openTranscript(file);
@@ -93,19 +119,28 @@ export async function runCall(tool: string, json: string | undefined, options: C
       await host.close();
       throw new UsageError(`cannot write the transcript file ${file}: ${(error as Error).message}`);
     }
-    registry.subscribe((event) => {
+    const appendLine = (type: ToolEvent['type'], line: () => string) => {
       try {
-        appendFileSync(fd, `${JSON.stringify(event)}\n`);
+        appendFileSync(fd, line());
       } catch (error) {
-        lost.types.push(event.type);
+        lost.types.push(type);
         lost.error ??= error;
       }
+    };
+    append = appendLine;
+    registry.subscribe((event) => {
+      if (event.type === 'call.end') ended.event = event;
+      else appendLine(event.type, () => `${JSON.stringify(event)}\n`);
     });
   }
   const dispatched = await registry.dispatch({ name: tool, input }, timeoutMs === undefined ? {} : { timeoutMs });
+  const asJson = options.json === true;
+  const { outcome, stdout, end } = await written(dispatched, asJson, ended.event);
+  if (end !== undefined) append?.('call.end', () => end);
   // Pooled connections and open files would otherwise keep the process alive.
   await host.close();
-  const outcome = await printOutcome(dispatched, options.json === true);
+  if (stdout !== undefined) print(stdout);
+  if (!outcome.ok && !asJson) printFailure(outcome);
   if (lost.types.length > 0) {
     process.stderr.write(
       `toolshed: the transcript ${options.transcript} is missing ${lost.types.join(', ')} of this call: ${(lost.error as Error).message}\n`,
