@@ -163,6 +163,9 @@ describe('a server that misbehaves fails only its own tools, naming the server',
   it('a server that hangs: the call times out, notifications/cancelled is sent with its request id, and the server stays usable', async () => {
     const record = path.join(s.dir, 'cancelled');
     const { mount, registry } = await faulty('hang', { RECORD: record });
+    // Connected first, so the 300 ms are the call's alone: on a busy machine starting the server
+    // can take longer, and a call timed out before it was sent leaves nothing to cancel.
+    await mount.refresh();
     const outcome = await registry.dispatch({ name: 'speak', input: { text: 'hi' } }, { timeoutMs: 300 });
     expect(outcome).toMatchObject({
       ok: false,
@@ -177,10 +180,13 @@ describe('a server that misbehaves fails only its own tools, naming the server',
 
   it('a caller abort is sent on as notifications/cancelled', async () => {
     const record = path.join(s.dir, 'cancelled');
-    const { registry } = await faulty('hang', { RECORD: record });
+    const calls = path.join(s.dir, 'calls');
+    const { registry } = await faulty('hang', { RECORD: record, CALLS: calls });
     const controller = new AbortController();
     const running = registry.dispatch({ name: 'speak', input: { text: 'hi' } }, { signal: controller.signal });
-    await until(() => false, 4);
+    // Stopped once the server is running the call: a fixed wait lost the race to a slow start
+    // (the call was not sent yet, so there was nothing to cancel).
+    expect(await until(() => starts(calls) === 1)).toBe(true);
     controller.abort('user pressed stop');
     expect(await running).toMatchObject({ ok: false, error: { code: 'aborted' } });
     expect(await until(() => starts(record) === 1)).toBe(true);

@@ -12,7 +12,8 @@
 //   silent        never answers initialize (a server that hangs at start)
 //   banner        writes a greeting to stdout before anything else (logs on the wrong stream)
 //   cwd           answers speak with its working directory
-// Every start appends a line to $STARTS (when set); $PIDFILE gets the pid; see $GRANDCHILD_PIDFILE below.
+// Every start appends a line to $STARTS (when set), every tools/call its request id to $CALLS;
+// $PIDFILE gets the pid; see $GRANDCHILD_PIDFILE below.
 // Unless $EXIT_ON_EOF is set, it ignores stdin EOF and stays alive (a timer), like a careless server.
 import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
@@ -65,6 +66,7 @@ function handle(message) {
     if (process.env.RECORD) appendFileSync(process.env.RECORD, `${JSON.stringify(params)}\n`);
   } else if (method === 'tools/call') {
     calls += 1;
+    if (process.env.CALLS) appendFileSync(process.env.CALLS, `${id}\n`);
     const text = params.arguments?.text ?? '';
     if (mode === 'garbage') process.stdout.write('Server ready! (this line is not JSON)\n');
     else if (mode === 'exit-mid-call') {
