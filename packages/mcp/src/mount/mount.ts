@@ -55,7 +55,8 @@ class ServerMount implements McpMount {
   /**
    * Aborted by close(), so a start under way (a server that hangs at start) gives up at once.
    * Made by the first start: a listing makes and closes mounts that never start, and making
-   * and aborting a controller there loads Node's AbortController and DOMException (~0.5 ms).
+   * and aborting a controller there loads Node's AbortController and DOMException code (about
+   * 1 ms of a profiled `toolshed list` with two servers).
    */
   #shutdown: AbortController | undefined;
 
