@@ -457,6 +457,32 @@ describe('a stdio env value from {"env": NAME}', () => {
       expect(everything).not.toContain(encoding);
     }
   });
+
+  // Not even a hash of a secret is written (someone holding the cache could test guesses
+  // against one): the cache is keyed on the variable's name, so it does not change by a byte.
+  it("keys the cache on the variable's name: a new value keeps the cache byte for byte, and the server runs with it", async () => {
+    const server = { ...markerServer(), env: { MARKER_FILE: { env: 'TEST_MARKER' }, API_KEY: { env: 'STDIO_SECRET' } } };
+    const dir = project({ mcpServers: [server] });
+    const first = { TEST_MARKER: path.join(dir, 'first.log'), STDIO_SECRET: 'sk-first-8d21' };
+    expect(await toolshed(dir, ['list', '--json'], first)).toMatchObject({ code: 0, stderr: '' });
+    expect(starts(first.TEST_MARKER)).toBe(1);
+    const files = cacheFiles(dir);
+    expect(files).toHaveLength(1);
+    const file = path.join(dir, 'node_modules/.cache/toolshed/mcp', files[0]!);
+    const cached = readFileSync(file, 'utf8');
+
+    const second = { TEST_MARKER: path.join(dir, 'second.log'), STDIO_SECRET: 'sk-second-40ce' };
+    const list = await toolshed(dir, ['list', '--json'], second);
+    expect(list).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(list.stdout).map((tool: { name: string }) => tool.name)).toContain('whoami');
+    expect(starts(second.TEST_MARKER)).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(cached);
+
+    expect(await toolshed(dir, ['call', 'whoami', '{}'], second)).toMatchObject({ code: 0, stdout: 'marker-server over stdio\n' });
+    expect(starts(second.TEST_MARKER)).toBe(1);
+    expect(starts(first.TEST_MARKER)).toBe(1);
+    expect(readFileSync(file, 'utf8')).toBe(cached);
+  });
 });
 
 describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token from the environment', () => {

@@ -15,7 +15,7 @@ export { checkCodeAgainstManifest, checkManifestField, checkManifestFile, manife
 export type { BuiltTools, ManifestField, ManifestFile, ManifestTool } from './manifest.js';
 export { optionIssues, optionPath } from './option-issues.js';
 export type { OptionIssue } from './option-issues.js';
-export { resolveEnvReferences } from './env-references.js';
+export { isEnvReference, resolveEnvReferences } from './env-references.js';
 // Also here (besides @toolshed/core/exposure) so the host's config check needs no second file at start-up.
 export { exposureProblems } from './exposure.js';
 // Tools described by JSON Schema (mounted MCP servers) are built by the light @toolshed/mcp/mount entry.

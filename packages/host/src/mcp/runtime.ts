@@ -23,9 +23,19 @@ export interface McpMount {
 /** A server entry as the runtime takes it: every `{"env": NAME}` already resolved to a string. */
 export type ResolvedServerConfig = Record<string, unknown> & { name: string };
 
+/** Keys of a server's `env` and `headers` given as `{"env": NAME}`, each with the variable's name. */
+export interface FromEnv {
+  env?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
 export interface MountRuntime {
   checkServerConfig(value: unknown, where: string): ResolvedServerConfig;
-  mountServer(config: ResolvedServerConfig, ctx: { cwd: string; cacheDir: string; log?: (line: string) => void }): McpMount;
+  /** `fromEnv`: the cache is keyed on these names, not the values (an older @toolshed/mcp ignores it and hashes the values). */
+  mountServer(
+    config: ResolvedServerConfig,
+    ctx: { cwd: string; cacheDir: string; fromEnv?: FromEnv; log?: (line: string) => void },
+  ): McpMount;
 }
 
 export const INSTALL_MCP = 'install @toolshed/mcp to mount MCP servers: npm install @toolshed/mcp';

@@ -1,9 +1,17 @@
 import type { ToolDefinition } from '@toolshed/core';
-import { describeThrown, isRecord, PluginError, resolveEnvReferences } from '@toolshed/core/contract';
+import { describeThrown, isEnvReference, isRecord, PluginError, resolveEnvReferences } from '@toolshed/core/contract';
 import type { PlanEntry } from '../plan/entry.js';
 import { failedState, newAbout, type About, type PluginRecord } from '../plan/record.js';
 import type { PlannedTool } from '../plan/state.js';
-import { cacheDir, INSTALL_MCP, loadMountRuntime, type McpMount, type MountRuntime, type ResolvedServerConfig } from './runtime.js';
+import {
+  cacheDir,
+  type FromEnv,
+  INSTALL_MCP,
+  loadMountRuntime,
+  type McpMount,
+  type MountRuntime,
+  type ResolvedServerConfig,
+} from './runtime.js';
 
 /** One `mcpServers` entry as given, with where it was written (for errors). */
 export interface ServerEntry {
@@ -37,6 +45,23 @@ function resolveSecrets(server: ServerEntry, env: McpPlanContext['env']): Record
     if (isRecord(server.entry[field])) resolved[field] = resolveEnvReferences(server.entry[field], env, server.configName, [field]);
   }
   return resolved;
+}
+
+/**
+ * The `env` and `headers` entries given as `{"env": NAME}`, by key, with the variable's name:
+ * the runtime keys its cache on these names, never on the values (secrets), which it only runs with.
+ */
+function fromEnv(server: ServerEntry): FromEnv {
+  const out: FromEnv = {};
+  for (const field of ['env', 'headers'] as const) {
+    const given = server.entry[field];
+    if (!isRecord(given)) continue;
+    const names = Object.entries(given).flatMap(([key, value]) =>
+      isEnvReference(value) && typeof value.env === 'string' ? [[key, value.env] as const] : [],
+    );
+    if (names.length > 0) out[field] = Object.fromEntries(names);
+  }
+  return out;
 }
 
 /**
@@ -83,7 +108,12 @@ async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanC
     record.state = failedState(about, configFailure(error), undefined, 'startup');
     return;
   }
-  const mount = runtime.mountServer(config, { cwd: ctx.cwd, cacheDir: cacheDir(ctx.cwd), ...(ctx.log ? { log: ctx.log } : {}) });
+  const mount = runtime.mountServer(config, {
+    cwd: ctx.cwd,
+    cacheDir: cacheDir(ctx.cwd),
+    fromEnv: fromEnv(server),
+    ...(ctx.log ? { log: ctx.log } : {}),
+  });
   about.server = { ...about.server!, mount };
   const cached = ctx.refresh ? undefined : mount.cached();
   let definitions: ToolDefinition[];

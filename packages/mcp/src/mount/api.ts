@@ -79,6 +79,19 @@ export interface MountContext {
    * changed). Left out, a server's stderr is discarded.
    */
   log?: (line: string) => void;
+  /**
+   * The `env` and `headers` entries the host filled in from `{"env": NAME}`, by key, with the
+   * variable's name. The cache key takes the name for these, never the value: nothing derived
+   * from a secret, not even a hash someone could test guesses against, is written to the cache.
+   * Left out, every value enters the key (hashed).
+   */
+  fromEnv?: FromEnv;
+}
+
+/** Keys of a server's `env` and `headers`, each with the environment variable it was read from. */
+export interface FromEnv {
+  env?: Record<string, string>;
+  headers?: Record<string, string>;
 }
 
 /** Where a server is, as a discriminated union a host can show (`toolshed plugins`). */

@@ -39,6 +39,25 @@ describe('the manifest cache', () => {
     );
   });
 
+  it('takes a value read from {"env": NAME} as that name: a new secret keeps the key, another variable changes it', () => {
+    const fromEnv = { env: { TOKEN: 'API_TOKEN' } };
+    const base = configHash(config, dir, fromEnv);
+    expect(configHash({ ...config, env: { TOKEN: 'sk-2' } }, dir, fromEnv)).toBe(base);
+    expect(configHash({ ...config, env: { TOKEN: 'sk-2' } }, dir, { env: { TOKEN: 'OTHER_TOKEN' } })).not.toBe(base);
+    // Written out, the same text is another config: a literal never stands for a variable.
+    expect(configHash(config, dir)).not.toBe(base);
+    expect(configHash({ ...config, env: { TOKEN: 'API_TOKEN' } }, dir)).not.toBe(base);
+    // Only the entries named: the others still enter by value.
+    const two = { ...config, env: { TOKEN: 'sk-1', LEVEL: 'warn' } };
+    expect(configHash({ ...two, env: { TOKEN: 'sk-9', LEVEL: 'warn' } }, dir, fromEnv)).toBe(configHash(two, dir, fromEnv));
+    expect(configHash({ ...two, env: { TOKEN: 'sk-1', LEVEL: 'debug' } }, dir, fromEnv)).not.toBe(configHash(two, dir, fromEnv));
+    // Headers alike, and a name on Object.prototype is no reference unless given.
+    const http = (auth: string) => ({ name: 'h', url: 'http://h/mcp', headers: { Authorization: auth, constructor: 'x' } });
+    const headers = { headers: { Authorization: 'AUTH' } };
+    expect(configHash(http('Bearer a'), dir, headers)).toBe(configHash(http('Bearer b'), dir, headers));
+    expect(configHash(http('Bearer a'), dir)).not.toBe(configHash(http('Bearer b'), dir));
+  });
+
   // The key is hashed in plain JavaScript (node:crypto costs a cold list ~4 ms to load). It must
   // be node:crypto's SHA-256 of the same text, so caches written before stay valid: over every
   // kind of text a secret can hold, and lengths on each side of SHA-256's 64-byte blocks.

@@ -5,21 +5,29 @@ import path from 'node:path';
 // its cache, and node:crypto costs about 4 ms to load (all of crypto and the streams stack),
 // a tenth of a cold list. The digest is the same as node:crypto's (cache.test.ts checks).
 import { createHash } from 'sha256-uint8array';
-import type { McpServerConfig } from './api.js';
+import type { FromEnv, McpServerConfig } from './api.js';
 import type { ServerTool } from './definitions.js';
 
 const CACHE_VERSION = 1;
 
 /**
- * The key of a server's cache: a hash of what identifies the server (command, args,
- * env names and values, cwd; or url and headers). Secrets enter only hashed. include,
- * exclude, rename and marks are applied when the cache is read, so they are not in it.
+ * The key of a server's cache: a hash of what identifies the server (command, args, env, cwd;
+ * or url and headers). An env or header value the host read from `{"env": NAME}` enters as
+ * that name, never as its value (see MountContext.fromEnv), so a new token keeps the cache and
+ * the cache holds nothing derived from a secret; a value written out in the config enters
+ * hashed. include, exclude, rename and marks are applied when the cache is read, so they are
+ * not in it.
  */
-export function configHash(config: McpServerConfig, cwd: string): string {
+export function configHash(config: McpServerConfig, cwd: string, fromEnv: FromEnv = {}): string {
   const identity =
     'command' in config
-      ? { command: config.command, args: config.args ?? [], env: sorted(config.env), cwd: path.resolve(cwd, config.cwd ?? '.') }
-      : { url: config.url, headers: sorted(config.headers) };
+      ? {
+          command: config.command,
+          args: config.args ?? [],
+          env: entries(config.env, fromEnv.env),
+          cwd: path.resolve(cwd, config.cwd ?? '.'),
+        }
+      : { url: config.url, headers: entries(config.headers, fromEnv.headers) };
   // Node's own UTF-8 encoder makes the bytes (the library's JavaScript one is slower on a cold
   // start): the bytes node:crypto hashes for the same text.
   return createHash('sha256')
@@ -27,8 +35,11 @@ export function configHash(config: McpServerConfig, cwd: string): string {
     .digest('hex');
 }
 
-function sorted(record: Record<string, string> | undefined): [string, string][] {
-  return Object.entries(record ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+/** Sorted by key; a value read from a variable as `{"env": NAME}`, which no string value can equal. */
+function entries(record: Record<string, string> | undefined, names: Record<string, string> = {}): [string, string | { env: string }][] {
+  return Object.entries(record ?? {})
+    .map(([key, value]): [string, string | { env: string }] => [key, Object.hasOwn(names, key) ? { env: names[key]! } : value])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 export function cacheFile(cacheDir: string, name: string): string {

@@ -3,6 +3,7 @@
 export type {
   CheckServerConfig,
   CloseAllMounts,
+  FromEnv,
   HttpServerConfig,
   McpMount,
   McpServerConfig,

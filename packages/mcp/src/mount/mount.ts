@@ -73,7 +73,7 @@ class ServerMount implements McpMount {
   }
 
   #key(): string {
-    this.#hash ??= configHash(this.#config, this.#ctx.cwd);
+    this.#hash ??= configHash(this.#config, this.#ctx.cwd, this.#ctx.fromEnv);
     return this.#hash;
   }
 
