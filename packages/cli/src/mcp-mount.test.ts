@@ -531,6 +531,27 @@ describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token fr
     }
   });
 
+  it('keys the cache on the header\'s variable: after a new token the cache is the same byte for byte, and a call uses the new token', async () => {
+    const dir = project({ mcpServers: [{ name: 'remote', url, headers: { Authorization: { env: 'REMOTE_AUTH' } } }] });
+    expect(await toolshed(dir, ['list', '--json'], { REMOTE_AUTH: `Bearer ${token}` })).toMatchObject({ code: 0, stderr: '' });
+    const files = cacheFiles(dir);
+    expect(files).toHaveLength(1);
+    const file = path.join(dir, 'node_modules/.cache/toolshed/mcp', files[0]!);
+    const cached = readFileSync(file, 'utf8');
+    // The server refuses this token, so a listing that connected would fail: this one reads the cache.
+    const other = { REMOTE_AUTH: 'Bearer rotated-5b2e' };
+    const list = await toolshed(dir, ['plugins', '--json'], other);
+    expect(list.code).toBe(0);
+    const { plugins } = JSON.parse(list.stdout) as { plugins: { name: string; tools: string[]; server?: { cached: boolean } }[] };
+    expect(plugins[0]).toMatchObject({ name: 'remote', tools: expect.arrayContaining(['whoami']), server: { cached: true } });
+    expect(readFileSync(file, 'utf8')).toBe(cached);
+    const call = await toolshed(dir, ['call', 'whoami', '{}'], other);
+    expect(call.code).toBe(1);
+    expect(call.stderr).toContain('HTTP 401');
+    expect(call.stderr).not.toContain('rotated-5b2e');
+    expect(readFileSync(file, 'utf8')).toBe(cached);
+  });
+
   it('a wrong token fails only that server, with a message naming it and not the secret; an unset variable names the field', async () => {
     const dir = project({ mcpServers: [{ name: 'remote', url, headers: { Authorization: { env: 'REMOTE_AUTH' } } }] }, { echo: true });
     const wrong = await toolshed(dir, ['call', 'echo', '{"text":"hi"}'], { REMOTE_AUTH: 'Bearer wrong-token-77' });
