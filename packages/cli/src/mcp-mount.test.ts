@@ -531,7 +531,7 @@ describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token fr
     }
   });
 
-  it('keys the cache on the header\'s variable: after a new token the cache is the same byte for byte, and a call uses the new token', async () => {
+  it("keys the cache on the header's variable: after a new token the cache is the same byte for byte, and a call uses the new token", async () => {
     const dir = project({ mcpServers: [{ name: 'remote', url, headers: { Authorization: { env: 'REMOTE_AUTH' } } }] });
     expect(await toolshed(dir, ['list', '--json'], { REMOTE_AUTH: `Bearer ${token}` })).toMatchObject({ code: 0, stderr: '' });
     const files = cacheFiles(dir);
