@@ -38,30 +38,24 @@ function newServerRecord(server: ServerEntry): PluginRecord {
   return { entry, about, state: failedState(about, new PluginError({ phase: 'resolve' }, 'not planned yet'), undefined, 'startup') };
 }
 
-/** `{"env": NAME}` is resolved in the two fields that carry secrets: a stdio server's `env` and an HTTP server's `headers`. */
-function resolveSecrets(server: ServerEntry, env: McpPlanContext['env']): Record<string, unknown> {
-  const resolved: Record<string, unknown> = { ...server.entry };
-  for (const field of ['env', 'headers'] as const) {
-    if (isRecord(server.entry[field])) resolved[field] = resolveEnvReferences(server.entry[field], env, server.configName, [field]);
-  }
-  return resolved;
-}
-
 /**
- * The `env` and `headers` entries given as `{"env": NAME}`, by key, with the variable's name:
- * the runtime keys its cache on these names, never on the values (secrets), which it only runs with.
+ * `{"env": NAME}` is resolved in the two fields that carry secrets: a stdio server's `env` and an
+ * HTTP server's `headers`. `fromEnv` names, for each entry resolved so, its variable: the runtime
+ * keys its cache on these names, never on the values (secrets), which it only runs with.
  */
-function fromEnv(server: ServerEntry): FromEnv {
-  const out: FromEnv = {};
+function resolveSecrets(server: ServerEntry, env: McpPlanContext['env']): { resolved: Record<string, unknown>; fromEnv: FromEnv } {
+  const resolved: Record<string, unknown> = { ...server.entry };
+  const fromEnv: FromEnv = {};
   for (const field of ['env', 'headers'] as const) {
     const given = server.entry[field];
     if (!isRecord(given)) continue;
+    resolved[field] = resolveEnvReferences(given, env, server.configName, [field]);
     const names = Object.entries(given).flatMap(([key, value]) =>
       isEnvReference(value) && typeof value.env === 'string' ? [[key, value.env] as const] : [],
     );
-    if (names.length > 0) out[field] = Object.fromEntries(names);
+    if (names.length > 0) fromEnv[field] = Object.fromEntries(names);
   }
-  return out;
+  return { resolved, fromEnv };
 }
 
 /**
@@ -93,9 +87,9 @@ function configFailure(error: unknown): PluginError {
 
 async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanContext, record: PluginRecord): Promise<void> {
   const { about } = record;
-  let resolved: Record<string, unknown>;
+  let secrets: ReturnType<typeof resolveSecrets>;
   try {
-    resolved = resolveSecrets(server, ctx.env);
+    secrets = resolveSecrets(server, ctx.env);
   } catch (error) {
     // An options-phase PluginError naming the field and the variable (never a value).
     record.state = failedState(about, error, undefined, 'startup');
@@ -103,7 +97,7 @@ async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanC
   }
   let config: ResolvedServerConfig;
   try {
-    config = runtime.checkServerConfig(resolved, server.where);
+    config = runtime.checkServerConfig(secrets.resolved, server.where);
   } catch (error) {
     record.state = failedState(about, configFailure(error), undefined, 'startup');
     return;
@@ -111,7 +105,7 @@ async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanC
   const mount = runtime.mountServer(config, {
     cwd: ctx.cwd,
     cacheDir: cacheDir(ctx.cwd),
-    fromEnv: fromEnv(server),
+    fromEnv: secrets.fromEnv,
     ...(ctx.log ? { log: ctx.log } : {}),
   });
   about.server = { ...about.server!, mount };
