@@ -39,10 +39,28 @@ function metadataProblems(pkg, directory) {
   return problems;
 }
 
+/** The entries (`name`, `name/sub`) whose `exports` have a `require` condition: a CommonJS build beside the ES module. */
+function entriesWithRequire(pkg) {
+  const exports = pkg.exports;
+  if (!exports || typeof exports !== 'object' || typeof pkg.name !== 'string') return [];
+  const subpaths = Object.keys(exports).every((key) => key.startsWith('.')) ? Object.entries(exports) : [['.', exports]];
+  const hasRequire = (value) =>
+    value !== null && typeof value === 'object' && Object.entries(value).some(([key, inner]) => key === 'require' || hasRequire(inner));
+  return subpaths
+    .filter(([, value]) => hasRequire(value))
+    .map(([subpath]) => (subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`));
+}
+
 function readmeProblems(readme, pkg) {
   const problems = [];
   const minimum = /^>=\s*v?(\d+(?:\.\d+){0,2})$/.exec(pkg.engines?.node ?? '')?.[1];
-  if (!/\bESM-only\b/i.test(readme)) problems.push('README.md does not say the package is ESM-only');
+  const dual = entriesWithRequire(pkg);
+  if (dual.length === 0 && !/\bESM-only\b/i.test(readme)) problems.push('README.md does not say the package is ESM-only');
+  for (const entry of dual) {
+    if (!/\bCommonJS build\b/i.test(readme) || !readme.includes(`\`${entry}\``)) {
+      problems.push(`README.md does not say that \`${entry}\` has a CommonJS build (its "require" condition) as well as the ES module`);
+    }
+  }
   if (minimum && !new RegExp(`\\bNode(?:\\.js)? ${minimum.replaceAll('.', '\\.')}\\b`).test(readme)) {
     problems.push(`README.md does not say the minimum Node version, "Node ${minimum}" (from engines.node "${pkg.engines.node}")`);
   }

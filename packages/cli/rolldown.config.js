@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'rolldown';
-import { requireBuiltins } from '../../scripts/rolldown-require-builtins.mjs';
 
 // The CLI's JavaScript is this bundle only (tsc writes just the declarations):
 // few files, because Node loads every module file on its own and `toolshed
@@ -55,8 +54,7 @@ const shared = {
   platform: 'node',
   external: EXTERNAL,
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
-  // Built-ins by require, not import: see the plugin.
-  plugins: [thirdPartyLicenses(), requireBuiltins()],
+  plugins: [thirdPartyLicenses()],
   output: {
     dir: 'dist',
     format: 'esm',
@@ -66,8 +64,18 @@ const shared = {
 };
 
 // Two builds, so the bin shares no chunk with the programmatic entry: what a
-// plain list or call runs is inside toolshed.js itself, not in chunks beside it.
+// plain list or call runs is inside toolshed.cjs itself, not in chunks beside it.
+// The bin's program is CommonJS (bin/toolshed.cjs requires it): with host,
+// core/contract and providers/formats loaded by their `require` builds, a plain
+// list never starts Node's ES module loader, about 2 ms of a 30 ms start on
+// Node 20. Its chunks are required too; what it imports from a package that is an
+// ES module only (core's main entry, providers, context, mcp-server) it must import().
 export default defineConfig([
-  { ...shared, input: { toolshed: 'src/bin.ts' }, preserveEntrySignatures: 'allow-extension' },
+  {
+    ...shared,
+    input: { toolshed: 'src/bin.ts' },
+    preserveEntrySignatures: 'allow-extension',
+    output: { ...shared.output, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs' },
+  },
   { ...shared, input: { index: 'src/index.ts' } },
 ]);

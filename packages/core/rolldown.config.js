@@ -1,4 +1,5 @@
 import { defineConfig } from 'rolldown';
+import { commonjs } from '../../scripts/rolldown-commonjs.mjs';
 
 // Core's JavaScript is one file per entry (tsc writes just the declarations):
 // Node loads every ES module file on its own, and the host loads
@@ -17,6 +18,8 @@ const shared = {
   output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js' },
 };
 
-export default defineConfig(
-  ['index', 'name', 'contract', 'exposure'].map((entry) => ({ ...shared, input: { [entry]: `src/${entry}.ts` } })),
-);
+// The contract entry also as CommonJS (dist/contract.cjs): see the helper.
+export default defineConfig([
+  ...['index', 'name', 'contract', 'exposure'].map((entry) => ({ ...shared, input: { [entry]: `src/${entry}.ts` } })),
+  commonjs({ input: { contract: 'src/contract.ts' }, dir: 'dist' }),
+]);

@@ -1,8 +1,8 @@
 import { defineConfig } from 'rolldown';
-import { requireBuiltins } from '../../scripts/rolldown-require-builtins.mjs';
+import { commonjs } from '../../scripts/rolldown-commonjs.mjs';
 
 // Host's JavaScript is one file per entry (tsc writes just the declarations): Node
-// loads every ES module file on its own, and `toolshed list` loads host on every
+// loads every module file on its own, and `toolshed list` loads host on every
 // start; fifteen files cost it about 7 ms, one about 1 ms. Each entry is built on
 // its own so that index.js shares no chunk with the manifest bin. Only host's own
 // modules are inlined: every bare specifier (node:, @toolshed/core, valibot,
@@ -11,12 +11,12 @@ const shared = {
   platform: 'node',
   external: /^[^./]/,
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
-  // Built-ins by require, not import: index.js loads on every `toolshed list` (see the plugin).
-  plugins: [requireBuiltins()],
   output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js' },
 };
 
 export default defineConfig([
   { ...shared, input: { index: 'src/index.ts' } },
+  // index as CommonJS too (dist/index.cjs), which the `toolshed` command requires: see the helper.
+  commonjs({ input: { index: 'src/index.ts' }, dir: 'dist' }),
   { ...shared, input: { 'manifest-bin': 'src/manifest-bin.ts' } },
 ]);

@@ -12,13 +12,13 @@ const safe = { name: 'echo', description: 'Echo.', inputSchema: { type: 'object'
 
 describe('terminalApproval', () => {
   it('allows tools that need no approval without asking', async () => {
-    expect(await terminalApproval(false)(call, safe)).toBe(true);
+    expect(await (await terminalApproval(false))(call, safe)).toBe(true);
   });
 
   it('refuses a risky tool without a terminal, saying how to allow it', async () => {
     // vitest runs without a terminal on stdin.
     expect(process.stdin.isTTY).toBeFalsy();
-    expect(await terminalApproval(false)(call, risky)).toEqual({
+    expect(await (await terminalApproval(false))(call, risky)).toEqual({
       approved: false,
       reason:
         'send_email needs approval (it is destructive and open-world) and there is no terminal to ask; run it again with --yes to allow it',
@@ -26,6 +26,6 @@ describe('terminalApproval', () => {
   });
 
   it('allows a risky tool with --yes', async () => {
-    expect(await terminalApproval(true)(call, risky)).toBe(true);
+    expect(await (await terminalApproval(true))(call, risky)).toBe(true);
   });
 });

@@ -1,12 +1,15 @@
 import { createInterface } from 'node:readline/promises';
-import { approvalPolicy, approvalRisk, type ApproveHook } from '@toolshed/core';
+import type { ApproveHook } from '@toolshed/core';
 
 /**
  * The CLI's approval: tools that need approval (destructive or open-world)
  * are confirmed on the terminal; without a terminal they are refused unless
  * the user said --yes up front.
  */
-export function terminalApproval(yes: boolean): ApproveHook {
+export async function terminalApproval(yes: boolean): Promise<ApproveHook> {
+  // By import(): the bin's program is CommonJS, and core's main entry is an ES module only
+  // (require() cannot load it before Node 20.19). Every call loads it anyway, for the registry.
+  const { approvalPolicy, approvalRisk } = await import('@toolshed/core');
   return approvalPolicy(async (call, tool) => {
     if (yes) return true;
     if (!process.stdin.isTTY || !process.stderr.isTTY) {

@@ -5,11 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadedModules, moduleLogImport } from './module-log.fixture.js';
 
 const bin = fileURLToPath(new URL('../bin/toolshed.cjs', import.meta.url));
-// The ES module program the bin loads: run as the entry, every module it loads goes through
-// module hooks (the bin's require() of it does not, on Node 20).
-const program = fileURLToPath(new URL('../dist/toolshed.js', import.meta.url));
 const workspace = fileURLToPath(new URL('../../..', import.meta.url));
 const hostPackage = createRequire(import.meta.url).resolve('@toolshed/host/package.json');
 const manifestBin = path.join(path.dirname(hostPackage), 'bin/toolshed-manifest.js');
@@ -25,14 +23,11 @@ interface Run {
   stderr: string;
 }
 
-function toolshed(
-  args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; nodeArgs?: string[]; entry?: string } = {},
-): Promise<Run> {
+function toolshed(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {}): Promise<Run> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      [...(options.nodeArgs ?? []), options.entry ?? bin, ...args],
+      [...(options.nodeArgs ?? []), bin, ...args],
       { cwd: options.cwd ?? project, env: { ...process.env, NO_COLOR: '1', ...options.env } },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
@@ -100,17 +95,7 @@ describe('toolshed list with discovered plugins', () => {
       devDependencies: { ...Object.fromEntries(Object.keys(BUNDLED).map((name) => [name, '^1'])), 'tool-shout': '^3' },
     });
     const log = path.join(project, 'loaded.log');
-    const hook = `data:text/javascript,${encodeURIComponent(`
-      import { register } from 'node:module';
-      register(${JSON.stringify(
-        `data:text/javascript,${encodeURIComponent(`
-        import { appendFileSync } from 'node:fs';
-        export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }
-      `)}`,
-      )});
-    `)}`;
-
-    const run = await toolshed(['list', '--json'], { nodeArgs: ['--import', hook], entry: program });
+    const run = await toolshed(['list', '--json'], { nodeArgs: ['--import', moduleLogImport(log)] });
 
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -122,16 +107,43 @@ describe('toolshed list with discovered plugins', () => {
       ['shout', 'tool-shout'],
     ]);
     expect(existsSync(path.join(marker, 'imported.marker'))).toBe(false);
-    const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
-    expect(loaded.some((url) => url.endsWith('/packages/cli/dist/toolshed.js'))).toBe(true);
-    const pluginModules = loaded.filter((url) => /\/plugins\/(echo|read-file|send-email)\/|\/tool-shout\//.test(url));
+    const loaded = loadedModules(readFileSync(log, 'utf8'));
+    expect(loaded.cjs.some((url) => url.endsWith('/packages/cli/dist/toolshed.cjs'))).toBe(true);
+    const pluginModules = [...loaded.esm, ...loaded.cjs].filter((url) =>
+      /\/plugins\/(echo|read-file|send-email)\/|\/tool-shout\//.test(url),
+    );
     expect(pluginModules).toEqual([]);
+    // A plain list is CommonJS end to end (the `require` builds of host and core/contract):
+    // no ES module loads, and without --import (which runs the bin itself through the ES
+    // module loader) that loader, about 2 ms of the start, never runs.
+    expect(loaded.esm.map((url) => url.replace(/^.*\/packages\//, ''))).toEqual(['cli/bin/toolshed.cjs']);
+    expect(loaded.cjs.map((url) => url.replace(/^.*\/packages\//, ''))).toEqual(
+      expect.arrayContaining(['cli/bin/toolshed.cjs', 'host/dist/index.cjs', 'core/dist/contract.cjs']),
+    );
 
     // The same project, called: now the plugin's code runs.
     const call = await toolshed(['call', 'shout', '{"text":"hi"}']);
     expect(call).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(call.stdout)).toEqual({ text: 'HI' });
     expect(existsSync(path.join(marker, 'imported.marker'))).toBe(true);
+  });
+
+  it('loads no ES module in a plain list (Node never makes a module job), and does for a call', async () => {
+    write('package.json', { name: 'app', private: true, devDependencies: { '@toolshed/tool-echo': '^1' } });
+    // Loaded by --require, which (unlike --import) leaves the entry point to the CommonJS loader.
+    // Node loads its internal module_job only to load an ES module.
+    const preload = write(
+      'loader-check.cjs',
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(path.join(project, 'loader.log'))}, String(process.moduleLoadList.includes('NativeModule internal/modules/esm/module_job'))));\n`,
+    );
+    const list = await toolshed(['list'], { nodeArgs: ['--require', preload] });
+    expect(list).toMatchObject({ code: 0, stderr: '' });
+    expect(list.stdout).toMatch(/^echo {2}@toolshed\/tool-echo@/);
+    expect(readFileSync(path.join(project, 'loader.log'), 'utf8')).toBe('false');
+    // The check can see it: a call imports the plugin, an ES module.
+    const call = await toolshed(['call', 'echo', '{"text":"hi"}'], { nodeArgs: ['--require', preload] });
+    expect(call).toMatchObject({ code: 0, stderr: '' });
+    expect(readFileSync(path.join(project, 'loader.log'), 'utf8')).toBe('true');
   });
 
   it('--cwd points at the project and list warns on stderr about a skipped plugin', async () => {

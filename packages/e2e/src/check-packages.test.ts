@@ -113,6 +113,38 @@ beforeAll(() => {
       'dist/other.d.ts': 'export declare const answer = 42;\n',
     },
   );
+  // An entry with a CommonJS build (a `require` condition) that its README names: sound. The
+  // same package whose README says only "ESM-only": its README hides the CommonJS build.
+  for (const [dir, readme] of [
+    ['dual', '# dual\n\nESM. `dual/sub` also has a CommonJS build, for `require()`. Node 20 or later.\n'],
+    ['dual-unsaid', kept['README.md']],
+  ]) {
+    writePackage(
+      `packages/${dir}`,
+      {
+        ...base,
+        ...meta(`packages/${dir}`),
+        name: dir,
+        exports: {
+          '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+          './sub': {
+            require: { types: './dist/sub.d.cts', default: './dist/sub.cjs' },
+            default: { types: './dist/sub.d.ts', default: './dist/sub.js' },
+          },
+        },
+      },
+      {
+        ...kept,
+        'README.md': readme,
+        'dist/index.js': 'export const answer = 42;\n',
+        'dist/index.d.ts': 'export declare const answer = 42;\n',
+        'dist/sub.js': 'export const sub = 1;\n',
+        'dist/sub.cjs': 'exports.sub = 1;\n',
+        'dist/sub.d.ts': 'export declare const sub = 1;\n',
+        'dist/sub.d.cts': "export * from './sub.js';\n",
+      },
+    );
+  }
   writePackage('packages/internal', { name: 'internal', private: true }, {});
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -157,5 +189,13 @@ it('passes sound packages, fails broken ones with what publint and attw say, and
     'bundles code of left-pad without its license notice (a THIRD-PARTY-LICENSES file with a "## left-pad@version" section)',
     'dist/leftover.js is loaded by no entry (exports, bin) nor by any module they import: leave it out of the build',
   ]);
-  expect(result.stdout).toContain('3 of 5 packages have problems');
+  expect(result.stdout).toMatch(/^ok {3}dual \(packages\/dual\)$/m);
+  const unsaid = result.stdout.slice(result.stdout.indexOf('FAIL dual-unsaid'));
+  // Its one problem: the next line is another package's, or the summary.
+  expect(unsaid.split('\n').slice(0, 3)).toEqual([
+    'FAIL dual-unsaid (packages/dual-unsaid)',
+    '     README.md does not say that `dual-unsaid/sub` has a CommonJS build (its "require" condition) as well as the ES module',
+    expect.stringMatching(/^(ok|FAIL) |^$/),
+  ]);
+  expect(result.stdout).toContain('4 of 7 packages have problems');
 }, 120_000);

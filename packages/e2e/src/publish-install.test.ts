@@ -264,7 +264,7 @@ describe('publish to a local registry, install selectively, run every documented
     expect((absent as Error).message).toMatch(/Unknown tool "send_email"; available tools: echo, read_file/);
   }, 600_000);
 
-  it('step 5: on the oldest Node that engines allows, the installed CLI works and require() fails clearly', async () => {
+  it('step 5: on the oldest Node that engines allows, the installed CLI works, require() of core fails clearly, and host loads by require()', async () => {
     const oldest = await run(OLDEST_NODE, ['--version'], { cwd: project, env });
     const minimum = (
       JSON.parse(readFileSync(path.join(project, 'node_modules/@toolshed/cli/package.json'), 'utf8')) as { engines: { node: string } }
@@ -276,6 +276,9 @@ describe('publish to a local registry, install selectively, run every documented
     expect((JSON.parse(listed.stdout) as { name: string }[]).map((tool) => tool.name).sort()).toEqual(['echo', 'read_file']);
     const called = await run(OLDEST_NODE, [bin, 'call', 'echo', '{"text":"old node"}'], { cwd: project, env });
     expect(JSON.parse(called.stdout)).toEqual({ text: 'old node' });
+    // Commander's program (a CommonJS chunk), which imports the providers' adapters (ES modules only).
+    const schema = await run(OLDEST_NODE, [bin, 'schema', '--format', 'anthropic'], { cwd: project, env });
+    expect((JSON.parse(schema.stdout) as { name: string }[]).map((tool) => tool.name).sort()).toEqual(['echo', 'read_file']);
 
     // ESM-only: what a CommonJS require() gets, on the oldest Node and on this one (20.19 and later load ES modules).
     writeFileSync(
@@ -288,6 +291,15 @@ describe('publish to a local registry, install selectively, run every documented
     );
     const onCurrent = await run(process.execPath, ['--no-warnings', 'require-core.cjs'], { cwd: project, env });
     expect(onCurrent.stdout).toBe('function\n');
+
+    // The entries the CLI requires have CommonJS builds (`require` condition): they load on the oldest Node too.
+    writeFileSync(
+      path.join(project, 'require-host.cjs'),
+      "const host = require('@toolshed/host');\nconsole.log(require.resolve('@toolshed/host').endsWith('index.cjs'), typeof host.createHost, typeof require('@toolshed/core/contract').hasBrand);\n",
+    );
+    for (const node of [OLDEST_NODE, process.execPath]) {
+      expect((await run(node, ['require-host.cjs'], { cwd: project, env })).stdout).toBe('true function function\n');
+    }
   }, 600_000);
 
   it('step 6: pnpm and yarn install selectively from empty folders too', async () => {

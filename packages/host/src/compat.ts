@@ -10,16 +10,26 @@ let coreVersion: string | undefined;
 
 /** The version of the @toolshed/core this host runs with. */
 export function runningCoreVersion(): string {
-  coreVersion ??= coreVersionAbove(fileURLToPath(import.meta.resolve('@toolshed/core/contract')));
+  coreVersion ??= coreVersionAbove(contractFile());
   return coreVersion;
+}
+
+/**
+ * The file of the core contract entry this copy of host loaded: by `import.meta.resolve` in
+ * the ES module build; the CommonJS build (dist/index.cjs) has no `import.meta` (the bundler
+ * makes it `{}`) and asks its own `require`, which resolved the same entry already.
+ */
+function contractFile(): string {
+  return typeof import.meta.resolve === 'function'
+    ? fileURLToPath(import.meta.resolve('@toolshed/core/contract'))
+    : require.resolve('@toolshed/core/contract');
 }
 
 /**
  * The version in the nearest package.json named @toolshed/core above `file`: a file's package
  * is the nearest package.json above it, Node's own rule. The contract entry host imports is
- * resolved already (the ES module resolver keeps what it linked, ~4 us); resolving
- * '@toolshed/core/package.json' afresh cost ~0.75 ms of every `toolshed list`, and
- * createRequire would start CommonJS resolution too (1-5 ms).
+ * resolved already (either resolver keeps what it resolved, a few microseconds); resolving
+ * '@toolshed/core/package.json' afresh cost ~0.75 ms of every `toolshed list`.
  */
 function coreVersionAbove(file: string): string {
   for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {

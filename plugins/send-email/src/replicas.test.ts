@@ -14,7 +14,7 @@ import { POSTGRES_MISSING, startPostgres, type TestPostgres } from './postgres.f
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.fixture.js';
 
 // The built CLI: turbo builds it before this package's tests (see turbo.json).
-const CLI = fileURLToPath(new URL('../../../packages/cli/dist/toolshed.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../../packages/cli/bin/toolshed.cjs', import.meta.url));
 const PLUGIN_DIR = fileURLToPath(new URL('..', import.meta.url));
 const FROM = 'bot@example.com';
 const PROCESSES = 3;

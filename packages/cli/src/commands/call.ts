@@ -103,7 +103,7 @@ export async function runCall(tool: string, json: string | undefined, options: C
   const timeoutMs = parseTimeout(options.timeout);
   // Imported here: it loads @toolshed/core, which listing commands do without.
   const { terminalApproval } = await import('../approval.js');
-  const { registry, host } = await loadTools({ approve: terminalApproval(options.yes === true) });
+  const { registry, host } = await loadTools({ approve: await terminalApproval(options.yes === true) });
   // Events the transcript could not take (a full disk, a file size limit): said after the call,
   // never dropped in silence. The registry would only hand a subscriber's error to its logger.
   const lost: { types: string[]; error?: unknown } = { types: [] };

@@ -11,11 +11,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadedModules, moduleLogImport } from '../module-log.fixture.js';
 
 const bin = fileURLToPath(new URL('../../bin/toolshed.cjs', import.meta.url));
-// The ES module program the bin loads: run as the entry, every module it loads goes through
-// module hooks (the bin's require() of it does not, on Node 20).
-const program = fileURLToPath(new URL('../../dist/toolshed.js', import.meta.url));
 const require = createRequire(import.meta.url);
 const CORE_DIR = path.dirname(realpathSync(require.resolve('@toolshed/core/package.json')));
 const VALIBOT_DIR = realpathSync(path.join(CORE_DIR, 'node_modules', 'valibot'));
@@ -428,22 +426,11 @@ describe('toolshed serve --http --stateless', { timeout: 30_000 }, () => {
 });
 
 describe('the MCP SDK costs only `serve`', { timeout: 30_000 }, () => {
-  // A module hook that notes every module URL resolved, so a test can see what a command imported.
-  const HOOK = `import { register } from 'node:module';
-register('data:text/javascript,' + encodeURIComponent(\`
-  import { appendFileSync } from 'node:fs';
-  export async function resolve(specifier, context, next) {
-    const resolved = await next(specifier, context);
-    appendFileSync(process.env.MODULE_LOG, resolved.url + '\\\\n');
-    return resolved;
-  }\`));
-`;
-
   function run(args: string[], log: string, stdin = ''): Promise<void> {
     return new Promise((resolve) => {
       const child = execFile(
         process.execPath,
-        ['--import', path.join(project, 'log-modules.mjs'), program, ...args],
+        ['--import', moduleLogImport(log), bin, ...args],
         { cwd: project, env: { ...process.env, MODULE_LOG: log } },
         () => resolve(),
       );
@@ -452,16 +439,17 @@ register('data:text/javascript,' + encodeURIComponent(\`
   }
 
   it('is not imported by list, and is imported by serve', async () => {
-    writeFileSync(path.join(project, 'log-modules.mjs'), HOOK);
     const listLog = path.join(project, 'list.log');
     await run(['list'], listLog);
-    const listed = readFileSync(listLog, 'utf8');
-    expect(listed).toMatch(/packages\/cli\/dist\/toolshed\.js/);
-    expect(listed).not.toMatch(/@modelcontextprotocol|packages\/mcp\//);
+    const listed = loadedModules(readFileSync(listLog, 'utf8'));
+    expect(listed.cjs.some((url) => url.endsWith('/packages/cli/dist/toolshed.cjs'))).toBe(true);
+    expect([...listed.esm, ...listed.cjs].filter((url) => /@modelcontextprotocol|packages\/mcp\//.test(url))).toEqual([]);
 
     const serveLog = path.join(project, 'serve.log');
     await run(['serve'], serveLog); // stdin closes at once, so serve ends
     expect(existsSync(serveLog)).toBe(true);
-    expect(readFileSync(serveLog, 'utf8')).toMatch(/@modelcontextprotocol\/sdk\/dist\/esm\/server\/index\.js/);
+    expect(loadedModules(readFileSync(serveLog, 'utf8')).esm).toEqual(
+      expect.arrayContaining([expect.stringMatching(/@modelcontextprotocol\/sdk\/dist\/esm\/server\/index\.js$/)]),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { isToolName, TOOL_NAME_RULE } from '@toolshed/core/name';
+import { isToolName, TOOL_NAME_RULE } from '@toolshed/core/contract';
 import { UsageError } from '../usage-error.js';
 
 // npm's rules for new package names: lower case, URL-safe, at most 214 characters, an optional @scope/.

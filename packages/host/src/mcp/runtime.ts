@@ -66,8 +66,10 @@ export async function loadMountRuntime(cwd: string): Promise<MountRuntime | unde
   } catch (error) {
     if (!notFound(error)) throw error;
   }
-  // By require() where Node loads ES modules so (20.19+, 22.12+): a listing that reads the
-  // servers' cached tools then never starts Node's asynchronous module loader (~2 ms).
+  // By require(): @toolshed/mcp's `require` condition is a CommonJS build of the mount, so a
+  // listing that reads the servers' cached tools never starts Node's ES module loader (~2 ms).
+  // A copy of @toolshed/mcp from before that build resolves to its ES module, which require()
+  // loads only on Node 20.19+ and 22.12+; import() it elsewhere.
   if (file) return (requireModule() ? require(file) : await import(pathToFileURL(file).href)) as MountRuntime;
   try {
     return (await import(ENTRY)) as MountRuntime;
