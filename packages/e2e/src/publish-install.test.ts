@@ -424,11 +424,14 @@ describe('publish to a local registry, install selectively, run every documented
   it('step 10: a fix released in @toolshed/host alone reaches the installed CLI through npm update', async () => {
     progress('step 10: a host fix (patch changeset) in the copy, versioned and published');
     // The fix: the CLI reports it when it loads this host, so the test can see which host runs.
-    const hostEntry = path.join(copy, 'packages/host/dist/index.js');
-    writeFileSync(
-      hostEntry,
-      `${readFileSync(hostEntry, 'utf8')}\nif (process.env.TOOLSHED_E2E_HOST_FIX) process.stderr.write('host fix ${hostPatched} loaded\\n');\n`,
-    );
+    // Built into both of host's builds, as a fix to its source is: the ES module and the CommonJS one the CLI requires.
+    for (const build of ['index.js', 'index.cjs']) {
+      const hostEntry = path.join(copy, 'packages/host/dist', build);
+      writeFileSync(
+        hostEntry,
+        `${readFileSync(hostEntry, 'utf8')}\nif (process.env.TOOLSHED_E2E_HOST_FIX) process.stderr.write('host fix ${hostPatched} loaded\\n');\n`,
+      );
+    }
     const changed = await versionCopy('e2e-host-fix', { '@toolshed/host': 'patch' });
     expect(changed['@toolshed/host']).toEqual([hostVersion, hostPatched]);
     // Dependents take a patch for the new range, and nothing takes more.
