@@ -39,26 +39,35 @@ function metadataProblems(pkg, directory) {
   return problems;
 }
 
-/** The entries (`name`, `name/sub`) whose `exports` have a `require` condition: a CommonJS build beside the ES module. */
-function entriesWithRequire(pkg) {
+/**
+ * The package's JavaScript entries by name (`name`, `name/sub`), and those of them with a
+ * CommonJS build (a `.cjs` target under any condition, such as `require`).
+ */
+function javascriptEntries(pkg) {
   const exports = pkg.exports;
-  if (!exports || typeof exports !== 'object' || typeof pkg.name !== 'string') return [];
+  if (!exports || typeof exports !== 'object' || typeof pkg.name !== 'string') return { all: [], commonjs: [] };
   const subpaths = Object.keys(exports).every((key) => key.startsWith('.')) ? Object.entries(exports) : [['.', exports]];
-  const hasRequire = (value) =>
-    value !== null && typeof value === 'object' && Object.entries(value).some(([key, inner]) => key === 'require' || hasRequire(inner));
-  return subpaths
-    .filter(([, value]) => hasRequire(value))
-    .map(([subpath]) => (subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`));
+  const targets = (value) =>
+    typeof value === 'string' ? [value] : value !== null && typeof value === 'object' ? Object.values(value).flatMap(targets) : [];
+  const named = (subpath) => (subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);
+  const js = subpaths.filter(([, value]) => targets(value).some((file) => /\.[cm]?js$/.test(file)));
+  return {
+    all: js.map(([subpath]) => named(subpath)),
+    commonjs: js.filter(([, value]) => targets(value).some((file) => file.endsWith('.cjs'))).map(([subpath]) => named(subpath)),
+  };
 }
 
 function readmeProblems(readme, pkg) {
   const problems = [];
   const minimum = /^>=\s*v?(\d+(?:\.\d+){0,2})$/.exec(pkg.engines?.node ?? '')?.[1];
-  const dual = entriesWithRequire(pkg);
-  if (dual.length === 0 && !/\bESM-only\b/i.test(readme)) problems.push('README.md does not say the package is ESM-only');
-  for (const entry of dual) {
+  // A package with JavaScript to load says in what format: ESM-only, or which entries have a
+  // CommonJS build. One that is only a command (a bin, no entries) has nothing to say.
+  const entries = javascriptEntries(pkg);
+  if (entries.all.length > 0 && entries.commonjs.length === 0 && !/\bESM-only\b/i.test(readme))
+    problems.push('README.md does not say the package is ESM-only');
+  for (const entry of entries.commonjs) {
     if (!/\bCommonJS build\b/i.test(readme) || !readme.includes(`\`${entry}\``)) {
-      problems.push(`README.md does not say that \`${entry}\` has a CommonJS build (its "require" condition) as well as the ES module`);
+      problems.push(`README.md does not say that \`${entry}\` has a CommonJS build (a .cjs file in its "exports")`);
     }
   }
   if (minimum && !new RegExp(`\\bNode(?:\\.js)? ${minimum.replaceAll('.', '\\.')}\\b`).test(readme)) {

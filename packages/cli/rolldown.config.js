@@ -2,14 +2,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'rolldown';
 
-// The CLI's JavaScript is this bundle only (tsc writes just the declarations):
-// few files, because Node loads every module file on its own and `toolshed
-// list` should start in about the time of `node -e 0`. A plain `list` or `call`
-// runs from the bin's own chunks (src/plain-run.ts); commander and the other
-// commands are a chunk loaded for everything else, and commands that need more
-// (call, serve, new) load their parts when they run. Every @toolshed package stays external, so a host or core release
-// reaches the CLI through npm like any dependency, and a plugin shares the
-// same copies; valibot stays external because plugins share it too.
+// The CLI's JavaScript is this bundle only: few files, because Node loads every
+// module file on its own and `toolshed list` should start in about the time of
+// `node -e 0`. A plain `list` or `call` runs from toolshed.cjs alone
+// (src/plain-run.ts); commander and the other commands are a chunk loaded for
+// everything else, and commands that need more (call, serve, new) load their
+// parts when they run. Every @toolshed package stays external, so a host or core
+// release reaches the CLI through npm like any dependency, and a plugin shares
+// the same copies; valibot stays external because plugins share it too.
 const EXTERNAL = [/^node:/, /^@toolshed\//, /^valibot(\/|$)/];
 
 /** The package folder (and name) a bundled module file came from, if it came from node_modules. */
@@ -50,32 +50,22 @@ function thirdPartyLicenses() {
   };
 }
 
-const shared = {
+// The command's program is CommonJS (bin/toolshed.cjs requires dist/toolshed.cjs): with
+// host, core/contract and providers/formats loaded by their `require` builds, a plain list
+// never starts Node's ES module loader, about 2 ms of a 30 ms start on Node 20. What a plain
+// list or call runs is inside toolshed.cjs itself; commander and every command are a chunk
+// it requires for anything else. Chunks are required too, so what they need from a package
+// that is an ES module only (core's main entry, providers' adapters, context, mcp's server)
+// they load by import() where it is used. The package has no JavaScript API: it is the
+// command (code uses @toolshed/host), so its code ships once, here.
+export default defineConfig({
+  input: { toolshed: 'src/bin.ts' },
+  // The entry may export more than bin.ts does, so what the program's chunk shares with a
+  // plain run stays in toolshed.cjs, not in chunks a plain run would load too.
+  preserveEntrySignatures: 'allow-extension',
   platform: 'node',
   external: EXTERNAL,
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
   plugins: [thirdPartyLicenses()],
-  output: {
-    dir: 'dist',
-    format: 'esm',
-    entryFileNames: '[name].js',
-    chunkFileNames: 'chunks/[name]-[hash].js',
-  },
-};
-
-// Two builds, so the bin shares no chunk with the programmatic entry: what a
-// plain list or call runs is inside toolshed.cjs itself, not in chunks beside it.
-// The bin's program is CommonJS (bin/toolshed.cjs requires it): with host,
-// core/contract and providers/formats loaded by their `require` builds, a plain
-// list never starts Node's ES module loader, about 2 ms of a 30 ms start on
-// Node 20. Its chunks are required too; what it imports from a package that is an
-// ES module only (core's main entry, providers, context, mcp-server) it must import().
-export default defineConfig([
-  {
-    ...shared,
-    input: { toolshed: 'src/bin.ts' },
-    preserveEntrySignatures: 'allow-extension',
-    output: { ...shared.output, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs' },
-  },
-  { ...shared, input: { index: 'src/index.ts' } },
-]);
+  output: { dir: 'dist', format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs' },
+});

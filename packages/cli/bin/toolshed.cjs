@@ -10,4 +10,4 @@
 // packages it requires, plugins) on disk for the next start; Node 20 has no such function.
 require('node:module').enableCompileCache?.();
 
-require('../dist/toolshed.cjs');
+require('../dist/toolshed.cjs').run(process.argv.slice(2));

@@ -2,12 +2,12 @@
 // compile cache first).
 import { runPlain } from './plain-run.js';
 
-// The full program (commander, every command) loads only for what a plain run does not cover.
-// No top-level await: require() (bin/toolshed.cjs) cannot load a module that has one, and the
-// bundler could not put what both share into this file (the program's chunk would import a
-// module still waiting for it), which would be two more files.
-void runPlain(process.argv.slice(2)).then(async (done) => {
-  if (done) return;
+/**
+ * Run the `toolshed` command with `argv` (without node and the script); bin/toolshed.cjs calls
+ * it. The full program (commander, every command) loads only for what a plain run does not cover.
+ */
+export async function run(argv: string[]): Promise<void> {
+  if (await runPlain(argv)) return;
   // `toolshed schema | head` closes the pipe early: that is the reader's choice, not an error.
   // Only here: a plain list or call prints without the stream (src/print.ts), which costs its start.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -16,4 +16,4 @@ void runPlain(process.argv.slice(2)).then(async (done) => {
   });
   const { main } = await import('./program.js');
   await main();
-});
+}

@@ -145,6 +145,21 @@ beforeAll(() => {
       },
     );
   }
+  // A command only (a bin, no JavaScript entry): its README has no module format to state.
+  writePackage(
+    'packages/command',
+    {
+      ...base,
+      ...meta('packages/command'),
+      name: 'command',
+      files: ['bin'],
+      bin: { command: './bin/command.cjs' },
+      exports: { './package.json': './package.json' },
+    },
+    { ...kept, 'README.md': '# command\n\nRun `command`. Node 20 or later.\n' },
+  );
+  mkdirSync(path.join(root, 'packages/command/bin'));
+  writeFileSync(path.join(root, 'packages/command/bin/command.cjs'), "#!/usr/bin/env node\nconsole.log('hi');\n");
   writePackage('packages/internal', { name: 'internal', private: true }, {});
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -190,12 +205,13 @@ it('passes sound packages, fails broken ones with what publint and attw say, and
     'dist/leftover.js is loaded by no entry (exports, bin) nor by any module they import: leave it out of the build',
   ]);
   expect(result.stdout).toMatch(/^ok {3}dual \(packages\/dual\)$/m);
+  expect(result.stdout).toMatch(/^ok {3}command \(packages\/command\)$/m);
   const unsaid = result.stdout.slice(result.stdout.indexOf('FAIL dual-unsaid'));
   // Its one problem: the next line is another package's, or the summary.
   expect(unsaid.split('\n').slice(0, 3)).toEqual([
     'FAIL dual-unsaid (packages/dual-unsaid)',
-    '     README.md does not say that `dual-unsaid/sub` has a CommonJS build (its "require" condition) as well as the ES module',
+    '     README.md does not say that `dual-unsaid/sub` has a CommonJS build (a .cjs file in its "exports")',
     expect.stringMatching(/^(ok|FAIL) |^$/),
   ]);
-  expect(result.stdout).toContain('4 of 7 packages have problems');
+  expect(result.stdout).toContain('4 of 8 packages have problems');
 }, 120_000);

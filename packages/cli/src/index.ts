@@ -1,1 +1,0 @@
-export { createProgram, main } from './program.js';
