@@ -8,16 +8,16 @@
 // host are made for that: brands by Symbol.for, no module state shared between entries).
 
 /**
- * Writes `<name>.d.cts` beside each entry's `<name>.cjs`: it re-exports the entry's ES module
- * declarations, so TypeScript reads the `require` condition as CommonJS with the same names
+ * Writes `<name>.d.cts` beside each entry's `<name>.cjs` (or only the `entries` named): it
+ * re-exports the declarations tsc wrote for the entry's source, so TypeScript reads the `require` condition as CommonJS with the same names
  * (attw: "OK (CJS)"), not as an ES module in disguise.
  */
-function typesBeside() {
+export function typesBeside(entries) {
   return {
     name: 'commonjs-types-beside',
     generateBundle(_options, bundle) {
       for (const chunk of Object.values(bundle)) {
-        if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
+        if (chunk.type !== 'chunk' || !chunk.isEntry || (entries && !entries.includes(chunk.name))) continue;
         const base = chunk.fileName.replace(/\.cjs$/, '');
         const name = base.slice(base.lastIndexOf('/') + 1);
         this.emitFile({ type: 'asset', fileName: `${base}.d.cts`, source: `export * from './${name}.js';\n` });

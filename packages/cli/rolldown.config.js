@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'rolldown';
+import { typesBeside } from '../../scripts/rolldown-commonjs.mjs';
 
 // The CLI's JavaScript is this bundle only: few files, because Node loads every
 // module file on its own and `toolshed list` should start in about the time of
@@ -56,16 +57,17 @@ function thirdPartyLicenses() {
 // list or call runs is inside toolshed.cjs itself; commander and every command are a chunk
 // it requires for anything else. Chunks are required too, so what they need from a package
 // that is an ES module only (core's main entry, providers' adapters, context, mcp's server)
-// they load by import() where it is used. The package has no JavaScript API: it is the
-// command (code uses @toolshed/host), so its code ships once, here.
+// they load by import() where it is used. The package's JavaScript entry, index.cjs (what
+// @toolshed/create-plugin and @toolshed/mcp-server run), is the same build: it re-exports
+// the bin's run and the program, so the CLI's code ships once.
 export default defineConfig({
-  input: { toolshed: 'src/bin.ts' },
-  // The entry may export more than bin.ts does, so what the program's chunk shares with a
-  // plain run stays in toolshed.cjs, not in chunks a plain run would load too.
+  input: { toolshed: 'src/bin.ts', index: 'src/index.ts' },
+  // An entry may export more than its source does, so what the program's chunk and index
+  // share with a plain run stays in toolshed.cjs, not in chunks a plain run would load too.
   preserveEntrySignatures: 'allow-extension',
   platform: 'node',
   external: EXTERNAL,
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
-  plugins: [thirdPartyLicenses()],
+  plugins: [thirdPartyLicenses(), typesBeside(['index'])],
   output: { dir: 'dist', format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs' },
 });

@@ -15,5 +15,6 @@ export async function run(argv: string[]): Promise<void> {
     throw error;
   });
   const { main } = await import('./program.js');
-  await main();
+  // Commander reads an argv as Node gives it: the node binary and the script first.
+  await main([process.argv[0] ?? 'node', 'toolshed', ...argv]);
 }

@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createHost, inspectPlugins } from '@toolshed/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadedModules, moduleLogImport } from './module-log.fixture.js';
 
 const require = createRequire(import.meta.url);
 const bin = fileURLToPath(new URL('../bin/toolshed.cjs', import.meta.url));
@@ -169,6 +170,38 @@ describe('two stdio servers: server-everything and the marker server', () => {
     const run = await toolshed(dir, ['call', 'get-sum', '{"a":2,"b":40}', '--json'], env);
     expect(run.code).toBe(0);
     expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('The sum of 2 and 40 is 42.');
+  });
+
+  it('a cached list loads no ES module; a call imports the SDK as ES modules only, never its CommonJS copy too', async () => {
+    const loaded = async (args: string[]) => {
+      const log = path.join(dir, `modules-${args[0]}.log`);
+      rmSync(log, { force: true });
+      const run = await new Promise<number>((resolve) => {
+        const child = execFile(process.execPath, ['--import', moduleLogImport(log), bin, ...args], {
+          cwd: dir,
+          env: { ...process.env, ...env, NO_COLOR: '1' },
+        });
+        child.stdin?.end();
+        child.once('exit', (code) => resolve(code ?? 1));
+      });
+      expect(run).toBe(0);
+      const { esm, cjs } = loadedModules(readFileSync(log, 'utf8'));
+      const short = (url: string) => url.replace(/^.*\/packages\//, '').replace(/^.*\/node_modules\//, '');
+      return { esm: esm.map(short), cjs: cjs.map(short) };
+    };
+    expect((await toolshed(dir, ['list'], env)).code).toBe(0); // the cache is filled (by the first test, or here)
+    const list = await loaded(['list']);
+    // --import runs the bin itself through the ES module loader; everything it loads is required.
+    expect(list.esm).toEqual(['cli/bin/toolshed.cjs']);
+    expect(list.cjs).toEqual(expect.arrayContaining(['host/dist/index.cjs', 'mcp/dist/mount/index.cjs', 'core/dist/contract.cjs']));
+    expect(list.cjs.filter((file) => file.includes('@modelcontextprotocol'))).toEqual([]);
+
+    const call = await loaded(['call', 'get-sum', '{"a":1,"b":2}']);
+    expect(call.cjs).toContain('mcp/dist/mount/index.cjs');
+    expect(call.esm).toEqual(
+      expect.arrayContaining(['mcp/dist/mount/connection.js', '@modelcontextprotocol/sdk/dist/esm/client/index.js']),
+    );
+    expect([...call.esm, ...call.cjs].filter((file) => file.includes('@modelcontextprotocol/sdk/dist/cjs/'))).toEqual([]);
   });
 
   it("a server's progress reaches the transcript as call.progress events, and a timeout ends the call and the command", async () => {
