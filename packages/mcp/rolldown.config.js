@@ -9,15 +9,12 @@ import { commonjs } from '../../scripts/rolldown-commonjs.mjs';
 // tsc builds the rest of the package (and every declaration) before this runs; the build script
 // then removes tsc's per-file JavaScript of the mount, which this bundle replaces, so the
 // tarball carries that code once (scripts/published-files.mjs checks every module is reachable).
-const shared = {
-  platform: 'node',
-  resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
-};
 const HEAVY = ['connection', 'result', 'validate'];
 
 export default defineConfig([
   {
-    ...shared,
+    platform: 'node',
+    resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
     input: Object.fromEntries(['index', ...HEAVY].map((name) => [name, `src/mount/${name}.ts`])),
     external: /^[^./]/,
     output: { dir: 'dist/mount', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },

@@ -4,12 +4,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { REPO_ROOT } from './workspace-copy.js';
+import { OLDEST_NODE, REPO_ROOT } from './workspace-copy.js';
 
 // The workspace's `toolshed` on the oldest Node that engines allows (20.12, which cannot
 // require() an ES module), mounting server-everything: the CommonJS mount lists it from its
 // cache, and a call imports the mount's ES module half and the MCP SDK.
-const OLDEST_NODE = path.join(REPO_ROOT, 'packages/e2e/oldest-node/node_modules/node/bin/node');
 const BIN = path.join(REPO_ROOT, 'packages/cli/bin/toolshed.cjs');
 const MCP_DIR = path.join(REPO_ROOT, 'packages/mcp');
 const EVERYTHING = path.join(

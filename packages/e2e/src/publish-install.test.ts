@@ -10,7 +10,14 @@ import { publishTarball } from './publish-tarball.js';
 import { startRegistry, type LocalRegistry } from './registry.js';
 import { isolatedEnv, progress, run } from './run.js';
 import { seedRegistry, thirdPartyClosure } from './third-party.js';
-import { copyWorkspace, linkWorkspaceDependencies, pendingChangesets, REPO_ROOT, workspacePackages } from './workspace-copy.js';
+import {
+  copyWorkspace,
+  linkWorkspaceDependencies,
+  OLDEST_NODE,
+  pendingChangesets,
+  REPO_ROOT,
+  workspacePackages,
+} from './workspace-copy.js';
 
 // The proof of issues 7 and 12, in the order a user and a maintainer meet it.
 // Each step needs the one before, so the steps share state and run in sequence.
@@ -20,8 +27,6 @@ const THIRD_PARTY = '@you/tool-weather';
 const THIRD_PARTY_TOOL = 'weather';
 // What the scaffold's package.json asks for besides @toolshed packages: taken from the workspace's own installs.
 const SCAFFOLD_TOOLCHAIN = ['typescript', 'vitest', '@types/node', 'valibot'];
-// The oldest Node that engines allows, installed by packages/e2e/oldest-node from the registry's `node` package.
-const OLDEST_NODE = path.join(REPO_ROOT, 'packages/e2e/oldest-node/node_modules/node/bin/node');
 const YARN = path.join(REPO_ROOT, 'packages/e2e/node_modules/.bin/yarn');
 // Issue 12's weight target for the CLI and one plugin, without MCP serving.
 const MAX_PACKAGES = 20;

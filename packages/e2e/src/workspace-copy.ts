@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 /** The repository this package lives in. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
+/** The oldest Node that engines allows, installed by packages/e2e/oldest-node from the registry's `node` package. */
+export const OLDEST_NODE = path.join(REPO_ROOT, 'packages/e2e/oldest-node/node_modules/node/bin/node');
+
 const SKIP = new Set(['node_modules', '.git', '.turbo']);
 
 /**

@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { AnyTool, ToolDefinition } from '@toolshed/core';
 import type { McpServerState } from '../types.js';
 
@@ -43,11 +42,6 @@ export const INSTALL_MCP = 'install @toolshed/mcp to mount MCP servers: npm inst
 // Typed as string so that TypeScript does not look for the optional peer's types.
 const ENTRY: string = '@toolshed/mcp/mount';
 
-/** Whether require() loads ES modules here (Node 20.19+, 22.12+); older Node's types lack the flag. */
-function requireModule(): boolean {
-  return (process.features as { require_module?: boolean }).require_module === true;
-}
-
 function notFound(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException)?.code;
   return code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED';
@@ -66,11 +60,10 @@ export async function loadMountRuntime(cwd: string): Promise<MountRuntime | unde
   } catch (error) {
     if (!notFound(error)) throw error;
   }
-  // By require(): @toolshed/mcp's `require` condition is a CommonJS build of the mount, so a
-  // listing that reads the servers' cached tools never starts Node's ES module loader (~2 ms).
-  // A copy of @toolshed/mcp from before that build resolves to its ES module, which require()
-  // loads only on Node 20.19+ and 22.12+; import() it elsewhere.
-  if (file) return (requireModule() ? require(file) : await import(pathToFileURL(file).href)) as MountRuntime;
+  // By require(): every @toolshed/mcp in host's peer range resolves `require` to a CommonJS
+  // build of the mount, so a listing that reads the servers' cached tools never starts Node's
+  // ES module loader (~2 ms), on any supported Node.
+  if (file) return require(file) as MountRuntime;
   try {
     return (await import(ENTRY)) as MountRuntime;
   } catch (error) {
