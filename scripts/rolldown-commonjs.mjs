@@ -37,9 +37,6 @@ export function commonjs({ input, dir, external = /^[^./]/ }) {
     external,
     platform: 'node',
     resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
-    // CommonJS has no import.meta: code that resolves by import.meta.resolve asks require
-    // when it is undefined (packages/host/src/compat.ts).
-    transform: { define: { 'import.meta.resolve': 'undefined' } },
     plugins: [typesBeside()],
     output: { dir, format: 'cjs', entryFileNames: '[name].cjs' },
   };

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { commandOf, flagsOf, GLOBAL_OPTIONS, parsePlainRun, type CommandSpec, type PlainRun } from './command-spec.js';
@@ -70,6 +71,31 @@ describe('a plain run of list or call', () => {
       options: { inputFile: 'in.json', yes: true },
       global: { config: 'c.json' },
     });
+  });
+
+  // parsePlainRun reads such argv itself, so that a plain `toolshed list` never loads parseArgs:
+  // this is what parseArgs would have made of it, for both commands' options.
+  it('reads argv with no word starting with "-" as parseArgs does: all positionals, no values', () => {
+    const argvs = [[], ['list'], ['list', 'extra'], ['call', 'echo', '{"text":"hi"}'], ['call', 'echo', 'a b', 'c=d'], ['schema', 'x']];
+    for (const spec of [LIST, CALL])
+      for (const argv of argvs) {
+        const options = Object.fromEntries(
+          [...GLOBAL_OPTIONS, ...spec.options].map(
+            ({ long, short, value }) => [long, { type: value === undefined ? 'boolean' : 'string', ...(short ? { short } : {}) }] as const,
+          ),
+        );
+        const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+        expect({ values: { ...parsed.values }, positionals: parsed.positionals }, JSON.stringify(argv)).toEqual({
+          values: {},
+          positionals: argv,
+        });
+        const [name, ...args] = argv;
+        expect(parsePlainRun(spec, argv), JSON.stringify(argv)).toEqual(
+          name === spec.name && args.length <= spec.args.length && args.length >= (spec === CALL ? 1 : 0)
+            ? { args, options: {}, global: {} }
+            : undefined,
+        );
+      }
   });
 
   it.each(NOT_PLAIN)('%# leaves anything else to commander: %j', (spec, argv) => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadedModules, moduleLogImport } from './module-log.fixture.js';
+import { builtinsLogPreload, loadedModules, moduleLogImport } from './module-log.fixture.js';
 
 const bin = fileURLToPath(new URL('../bin/toolshed.cjs', import.meta.url));
 const workspace = fileURLToPath(new URL('../../..', import.meta.url));
@@ -144,6 +144,26 @@ describe('toolshed list with discovered plugins', () => {
     const call = await toolshed(['call', 'echo', '{"text":"hi"}'], { nodeArgs: ['--require', preload] });
     expect(call).toMatchObject({ code: 0, stderr: '' });
     expect(readFileSync(path.join(project, 'loader.log'), 'utf8')).toBe('true');
+  });
+
+  it("a bare list loads neither node:module nor parseArgs (Node 20's start), and an option does load parseArgs", async () => {
+    write('package.json', { name: 'app', private: true, devDependencies: { '@toolshed/tool-echo': '^1' } });
+    const log = path.join(project, 'builtins.log');
+    const preload = builtinsLogPreload(project, log);
+    const loaded = async (args: string[]) => {
+      const run = await toolshed(args, { nodeArgs: ['--require', preload] });
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      return readFileSync(log, 'utf8').split('\n');
+    };
+    const bare = await loaded(['list']);
+    // What the command did load is seen: the exports resolver, for host and core/contract.
+    expect(bare).toContain('NativeModule internal/modules/esm/resolve');
+    expect(bare).not.toContain('NativeModule module');
+    expect(bare).not.toContain('NativeModule internal/util/parse_args/parse_args');
+    expect(bare).not.toContain('NativeModule crypto');
+    const withOption = await loaded(['list', '--json']);
+    expect(withOption).toContain('NativeModule internal/util/parse_args/parse_args');
+    expect(withOption).not.toContain('NativeModule module');
   });
 
   it('--cwd points at the project and list warns on stderr about a skipped plugin', async () => {

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createHost, inspectPlugins } from '@toolshed/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadedModules, moduleLogImport } from './module-log.fixture.js';
+import { builtinsLogPreload, loadedModules, moduleLogImport } from './module-log.fixture.js';
 
 const require = createRequire(import.meta.url);
 const bin = fileURLToPath(new URL('../bin/toolshed.cjs', import.meta.url));
@@ -202,6 +202,23 @@ describe('two stdio servers: server-everything and the marker server', () => {
       expect.arrayContaining(['mcp/dist/mount/connection.js', '@modelcontextprotocol/sdk/dist/esm/client/index.js']),
     );
     expect([...call.esm, ...call.cjs].filter((file) => file.includes('@modelcontextprotocol/sdk/dist/cjs/'))).toEqual([]);
+  });
+
+  it('a cached list loads neither node:crypto nor node:module: the cache key is hashed in plain JavaScript', async () => {
+    expect((await toolshed(dir, ['list'], env)).code).toBe(0); // the cache is filled (by the first test, or here)
+    const log = path.join(dir, 'builtins.log');
+    const run = await new Promise<number>((resolve) => {
+      const child = execFile(process.execPath, ['--require', builtinsLogPreload(dir, log), bin, 'list'], {
+        cwd: dir,
+        env: { ...process.env, ...env, NO_COLOR: '1' },
+      });
+      child.stdin?.end();
+      child.once('exit', (code) => resolve(code ?? 1));
+    });
+    expect(run).toBe(0);
+    const loaded = readFileSync(log, 'utf8').split('\n');
+    expect(loaded).toContain('NativeModule internal/modules/esm/resolve');
+    expect(loaded.filter((name) => /^NativeModule (module|crypto|internal\/crypto\/.*)$/.test(name))).toEqual([]);
   });
 
   it("a server's progress reaches the transcript as call.progress events, and a timeout ends the call and the command", async () => {

@@ -2,6 +2,7 @@
 // checked without valibot, so the host imports it at start-up and listings stay cheap.
 // Nothing here may import valibot (or a module that does) at run time.
 export { API_VERSION, SUPPORTED_API_VERSIONS, apiVersionProblem } from './api-version.js';
+export { coreVersion } from './core-version.js';
 export { ContractError, isContractError } from './contract-error.js';
 export { PluginError, isPluginError } from './plugin-error.js';
 export type { PluginErrorFields, PluginPhase } from './plugin-error.js';

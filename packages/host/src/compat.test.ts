@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import satisfies from 'semver/functions/satisfies.js';
 import { describe, expect, it } from 'vitest';
-import { admits, runningCoreVersion } from './compat.js';
+import { admits, coreMismatch } from './compat.js';
 
 const VERSIONS = [
   '0.0.0',
@@ -101,10 +101,11 @@ describe('a peer range admits a version exactly as semver says', () => {
 });
 
 describe('the running core version', () => {
-  it('is the version in the package.json of the @toolshed/core host resolves', () => {
-    // Found another way here (CommonJS resolution of the package.json itself) to check the walk up.
+  it('is the version in the package.json of the @toolshed/core host resolves', async () => {
+    // Found another way here (CommonJS resolution of the package.json itself) than core's own read.
     const manifest = createRequire(import.meta.url).resolve('@toolshed/core/package.json');
     const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
-    expect(runningCoreVersion()).toBe(version);
+    expect(await coreMismatch({ '@toolshed/core': '^0.9' })).toEqual({ range: '^0.9', running: version });
+    expect(await coreMismatch({ '@toolshed/core': `^${version}` })).toBeUndefined();
   });
 });

@@ -1,47 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { coreVersion } from '@toolshed/core/contract';
 import type { CoreMismatch } from './types.js';
 
 // The apiVersion rule is core's (`@toolshed/core/contract`), shared with manifest generation and the testing kit.
 export { SUPPORTED_API_VERSIONS } from '@toolshed/core/contract';
-
-let coreVersion: string | undefined;
-
-/** The version of the @toolshed/core this host runs with. */
-export function runningCoreVersion(): string {
-  coreVersion ??= coreVersionAbove(contractFile());
-  return coreVersion;
-}
-
-/**
- * The file of the core contract entry this copy of host loaded: by `import.meta.resolve` in
- * the ES module build; the CommonJS build (dist/index.cjs) has no `import.meta` (the bundler
- * makes it `{}`) and asks its own `require`, which resolved the same entry already.
- */
-function contractFile(): string {
-  return typeof import.meta.resolve === 'function'
-    ? fileURLToPath(import.meta.resolve('@toolshed/core/contract'))
-    : require.resolve('@toolshed/core/contract');
-}
-
-/**
- * The version in the nearest package.json named @toolshed/core above `file`: a file's package
- * is the nearest package.json above it, Node's own rule. The contract entry host imports is
- * resolved already (either resolver keeps what it resolved, a few microseconds); resolving
- * '@toolshed/core/package.json' afresh cost ~0.75 ms of every `toolshed list`.
- */
-function coreVersionAbove(file: string): string {
-  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
-    const manifest = path.join(dir, 'package.json');
-    // Asked, not caught: core's dist/ has no package.json, and the first error a process
-    // throws costs 0.15-0.45 ms to build (the lookups of a plain list throw no other).
-    const text = existsSync(manifest) ? readFileSync(manifest, 'utf8') : undefined;
-    const pkg = text === undefined ? undefined : (JSON.parse(text) as { name?: unknown; version?: unknown });
-    if (pkg?.name === '@toolshed/core' && typeof pkg.version === 'string') return pkg.version;
-    if (path.dirname(dir) === dir) throw new Error(`no package.json of @toolshed/core above ${file}`);
-  }
-}
 
 /**
  * The plugin's peer range for @toolshed/core when it does not admit the running core, else
@@ -53,7 +14,8 @@ export async function coreMismatch(peerDependencies: unknown): Promise<CoreMisma
       ? (peerDependencies as Record<string, unknown>)['@toolshed/core']
       : undefined;
   if (range === undefined) return undefined;
-  const running = runningCoreVersion();
+  // The core this host runs with: the copy whose contract it imported.
+  const running = coreVersion();
   if (typeof range === 'string' && (await admits(running, range))) return undefined;
   return { range: typeof range === 'string' ? range : JSON.stringify(range), running };
 }

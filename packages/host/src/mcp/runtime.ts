@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { AnyTool, ToolDefinition } from '@toolshed/core';
 import type { McpServerState } from '../types.js';
@@ -48,22 +47,30 @@ function notFound(error: unknown): boolean {
 }
 
 /**
+ * A require function: the CommonJS build's own (dist/index.cjs, which the `toolshed` command
+ * loads), so a listing never loads node:module; the ES module build makes one with it.
+ */
+async function ownRequire(): Promise<NodeJS.Require> {
+  return typeof require === 'function' ? require : (await import('node:module')).createRequire(import.meta.url);
+}
+
+/**
  * The mount runtime, or undefined when @toolshed/mcp is not installed. Looked up from the
  * project root first, as plugins are (pnpm's layout hides a project's packages from ours),
  * then beside host as its optional peer. Loaded only when a config names MCP servers.
  */
 export async function loadMountRuntime(cwd: string): Promise<MountRuntime | undefined> {
-  const require = createRequire(path.join(cwd, 'package.json'));
+  const load = await ownRequire();
   let file: string | undefined;
   try {
-    file = require.resolve(ENTRY);
+    file = load.resolve(ENTRY, { paths: [cwd] });
   } catch (error) {
     if (!notFound(error)) throw error;
   }
   // By require(): every @toolshed/mcp in host's peer range resolves `require` to a CommonJS
   // build of the mount, so a listing that reads the servers' cached tools never starts Node's
   // ES module loader (~2 ms), on any supported Node.
-  if (file) return require(file) as MountRuntime;
+  if (file) return load(file) as MountRuntime;
   try {
     return (await import(ENTRY)) as MountRuntime;
   } catch (error) {

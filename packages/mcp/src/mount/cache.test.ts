@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fnv1a from '@sindresorhus/fnv1a';
 import { build } from 'rolldown';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cacheFile, configHash, readCache, writeCache } from './cache.js';
@@ -58,10 +58,10 @@ describe('the manifest cache', () => {
     expect(configHash(http('Bearer a'), dir)).not.toBe(configHash(http('Bearer b'), dir));
   });
 
-  // The key is hashed in plain JavaScript (node:crypto costs a cold list ~4 ms to load). It must
-  // be node:crypto's SHA-256 of the same text, so caches written before stay valid: over every
-  // kind of text a secret can hold, and lengths on each side of SHA-256's 64-byte blocks.
-  it("is node:crypto's SHA-256 of the server's identity, for any text in its fields", () => {
+  // The key is FNV-1a of the identity's JSON in UTF-8 (fnv1a.ts says why not SHA-256): over
+  // every kind of text a secret can hold, the same as the reference library's of the same text.
+  it("is FNV-1a (64 bits) of the server's identity, for any text in its fields", () => {
+    const hash = (identity: unknown) => fnv1a(JSON.stringify(identity), { size: 64 }).toString(16).padStart(16, '0');
     const texts = [
       '',
       'sk-1',
@@ -84,13 +84,9 @@ describe('the manifest cache', () => {
         env: Object.entries(stdio.env).sort(([a], [b]) => (a < b ? -1 : 1)),
         cwd: path.resolve(dir, stdio.cwd),
       };
-      expect(configHash(stdio, dir), JSON.stringify(text)).toBe(createHash('sha256').update(JSON.stringify(identity)).digest('hex'));
+      expect(configHash(stdio, dir), JSON.stringify(text)).toBe(hash(identity));
       const http = { name: 'h', url: `http://h/${text}`, headers: { Authorization: `Bearer ${text}` } };
-      expect(configHash(http, dir), JSON.stringify(text)).toBe(
-        createHash('sha256')
-          .update(JSON.stringify({ url: http.url, headers: [['Authorization', `Bearer ${text}`]] }))
-          .digest('hex'),
-      );
+      expect(configHash(http, dir), JSON.stringify(text)).toBe(hash({ url: http.url, headers: [['Authorization', `Bearer ${text}`]] }));
     }
   });
 
@@ -119,8 +115,8 @@ describe('the manifest cache', () => {
   it('two processes rewriting it (2,000 tools) 300 times each while it is read: every read is whole', async () => {
     const file = cacheFile(dir, 's');
     writeCache(file, 'hash-a', 's', [tool('first')]);
-    // The writers run this very source (the package ships the mount only as one bundle), with
-    // its one dependency inlined: the temporary folder has no node_modules to find it in.
+    // The writers run this very source, bundled with the modules it imports (the package ships
+    // the mount only as one bundle).
     const module = path.join(dir, 'cache-writer.mjs');
     await build({
       input: fileURLToPath(new URL('./cache.ts', import.meta.url)),

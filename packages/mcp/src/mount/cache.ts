@@ -1,12 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-// SHA-256 in plain JavaScript: `toolshed list` hashes every mounted server's config to find
-// its cache, and node:crypto costs about 4 ms to load (all of crypto and the streams stack),
-// a tenth of a cold list. The digest is the same as node:crypto's (cache.test.ts checks).
-import { createHash } from 'sha256-uint8array';
 import type { FromEnv, McpServerConfig } from './api.js';
 import type { ServerTool } from './definitions.js';
+import { fnv1a64 } from './fnv1a.js';
 
 const CACHE_VERSION = 1;
 
@@ -28,11 +24,7 @@ export function configHash(config: McpServerConfig, cwd: string, fromEnv: FromEn
           cwd: path.resolve(cwd, config.cwd ?? '.'),
         }
       : { url: config.url, headers: entries(config.headers, fromEnv.headers) };
-  // Node's own UTF-8 encoder makes the bytes (the library's JavaScript one is slower on a cold
-  // start): the bytes node:crypto hashes for the same text.
-  return createHash('sha256')
-    .update(Buffer.from(JSON.stringify(identity), 'utf8'))
-    .digest('hex');
+  return fnv1a64(Buffer.from(JSON.stringify(identity), 'utf8'));
 }
 
 /** Sorted by key; a value read from a variable as `{"env": NAME}`, which no string value can equal. */
@@ -65,9 +57,10 @@ export function readCache(file: string, hash: string): ServerTool[] | undefined 
 /** Written to a temporary file and renamed over the old one, so a reader never sees half a file. */
 export function writeCache(file: string, hash: string, server: string, tools: ServerTool[]): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  // node:crypto only here: writing follows a server's start, which costs far more.
-  const { randomBytes } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  // Unique to this writer: the process, then a random part for two writers in one process. It
+  // names a file, it guards nothing, so Math.random does (node:crypto, or node:module to load
+  // it lazily, would be one more module on every listing's start).
+  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     writeFileSync(temporary, `${JSON.stringify({ version: CACHE_VERSION, server, hash, tools }, null, 2)}\n`);
     renameSync(temporary, file);
