@@ -26,7 +26,12 @@ export const wrong = [
 ];
 `;
 // One error per wrong use, on its own line (11 to 14), as tsc reports it.
-const WRONG = ['index.ts(11,16): error TS2561', 'index.ts(12,15): error TS2554', 'index.ts(13,25): error TS2345', 'index.ts(14,25): error TS2345'];
+const WRONG = [
+  'index.ts(11,16): error TS2561',
+  'index.ts(12,15): error TS2554',
+  'index.ts(13,25): error TS2345',
+  'index.ts(14,25): error TS2345',
+];
 
 let project: string;
 beforeAll(() => {
