@@ -2,7 +2,7 @@ import type { ToolDefinition } from '@toolshed/core';
 import { describeThrown, isEnvReference, isRecord, PluginError, resolveEnvReferences } from '@toolshed/core/contract';
 import type { PlanEntry } from '../plan/entry.js';
 import { failedState, newAbout, type About, type PluginRecord } from '../plan/record.js';
-import type { PlannedTool } from '../plan/state.js';
+import type { PlannedTool, PluginState } from '../plan/state.js';
 import {
   cacheDir,
   type FromEnv,
@@ -31,11 +31,12 @@ export interface McpPlanContext {
   log?: (line: string) => void;
 }
 
-function newServerRecord(server: ServerEntry): PluginRecord {
+/** A server's record before it has a state: the state is what planning it gives. */
+function serverRecordParts(server: ServerEntry): Omit<PluginRecord, 'state'> {
   const entry: PlanEntry = { named: 'mcp', spec: server.entry, label: server.entry.name, explicit: true, rename: {} };
   const about: About = newAbout(entry);
   about.server = { transport: 'url' in server.entry ? 'http' : 'stdio', cached: false };
-  return { entry, about, state: failedState(about, new PluginError({ phase: 'resolve' }, 'not planned yet'), undefined, 'startup') };
+  return { entry, about };
 }
 
 /**
@@ -85,22 +86,20 @@ function configFailure(error: unknown): PluginError {
   return new PluginError({ phase: 'validate', ...(typeof field === 'string' ? { field } : {}) }, message, { cause: error });
 }
 
-async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanContext, record: PluginRecord): Promise<void> {
-  const { about } = record;
+/** The state planning a server gives: its tools (from the cache, or listed by the server), or why it failed. */
+async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanContext, about: About): Promise<PluginState> {
   let secrets: ReturnType<typeof resolveSecrets>;
   try {
     secrets = resolveSecrets(server, ctx.env);
   } catch (error) {
     // An options-phase PluginError naming the field and the variable (never a value).
-    record.state = failedState(about, error, undefined, 'startup');
-    return;
+    return failedState(about, error, undefined, 'startup');
   }
   let config: ResolvedServerConfig;
   try {
     config = runtime.checkServerConfig(secrets.resolved, server.where);
   } catch (error) {
-    record.state = failedState(about, configFailure(error), undefined, 'startup');
-    return;
+    return failedState(about, configFailure(error), undefined, 'startup');
   }
   const mount = runtime.mountServer(config, {
     cwd: ctx.cwd,
@@ -115,13 +114,12 @@ async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanC
     definitions = cached ?? (await mount.refresh());
   } catch (error) {
     // Its own fault: its tools are left out and every other source still loads.
-    record.state = failedState(
+    return failedState(
       about,
       new PluginError({ phase: 'import' }, `could not list its tools: ${describeThrown(error)}`),
       undefined,
       'connect',
     );
-    return;
   }
   about.server.cached = cached !== undefined;
   // Tools the server offers that cannot be mounted: said where `toolshed plugins` shows the server.
@@ -130,31 +128,29 @@ async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanC
   const manifest = definitions.map((definition) => ({ definition, ...timeoutMs }));
   const tools: PlannedTool[] = manifest.map((tool) => ({ original: tool.definition.name, ...tool }));
   about.offered = tools.map((tool) => tool.original);
-  record.state = { status: 'planned', source: { kind: 'mcp', mount }, manifest, tools };
   watchChanges(about, mount, about.offered);
+  return { status: 'planned', source: { kind: 'mcp', mount }, manifest, tools };
 }
 
 /** One record per server, in the order given; a broken entry fails only its own record. */
 export async function planMcpServers(servers: ServerEntry[], ctx: McpPlanContext): Promise<PluginRecord[]> {
   if (servers.length === 0) return [];
-  const records = servers.map(newServerRecord);
+  const parts = servers.map(serverRecordParts);
   const runtime = await loadMountRuntime(ctx.cwd);
-  if (!runtime) {
-    for (const record of records)
-      record.state = failedState(record.about, new PluginError({ phase: 'resolve' }, `${INSTALL_MCP}.`), undefined, 'startup');
-    return records;
-  }
+  if (!runtime)
+    return parts.map((part) => ({
+      ...part,
+      state: failedState(part.about, new PluginError({ phase: 'resolve' }, `${INSTALL_MCP}.`), undefined, 'startup'),
+    }));
   // Servers start at once, not one after another: a cold start is one server's wait, not the sum.
-  await Promise.all(
+  const states = await Promise.all(
     servers.map((server, index) => {
-      const record = records[index]!;
+      const { about } = parts[index]!;
       // Whatever goes wrong with one server is its own failure, never the whole plan's.
-      return planOne(server, runtime, ctx, record).catch((error: unknown) => {
-        record.state = failedState(record.about, error, undefined, 'startup');
-      });
+      return planOne(server, runtime, ctx, about).catch((error: unknown) => failedState(about, error, undefined, 'startup'));
     }),
   );
-  return records;
+  return parts.map((part, index) => ({ ...part, state: states[index]! }));
 }
 
 /** Close every mount (a server started to list its tools, or by a call); one that fails does not keep the others open. */
