@@ -268,6 +268,8 @@ ${Object.entries(TOOLS)
   tool('fn', () => () => 1),
   // Writes the first time JSON asks and throws after: checked once and written again, it would slip through.
   tool('flaky', () => { let asked = 0; return { toJSON: () => { asked += 1; if (asked > 1) throw new Error('asked twice'); return { text: 'once' }; } }; }),
+  // Progress JSON cannot write (a bigint, a cycle in a field of its own) beside two good reports.
+  tool('sloppy_progress', (_input, ctx) => { const cyclic = {}; cyclic.self = cyclic; ctx.report({ progress: 1n }); ctx.report({ progress: 1, total: 2, extra: cyclic }); ctx.report({ progress: 2, total: 2, message: 'done' }); return { text: 'ok' }; }),
 ] });
 `,
     );
@@ -322,6 +324,18 @@ ${Object.entries(TOOLS)
     expect(events.map((event) => event.type)).toEqual(['definitions', 'call.start', 'call.end']);
     expect(events[2]!.outcome).toEqual(JSON.parse(run.stdout));
     expect(events[2]!.outcome).toMatchObject({ ok: true, output: { text: 'once' } });
+  });
+
+  it('progress JSON cannot write is not passed on: the transcript has every good report and the end, and the call succeeds', async () => {
+    const run = await toolshed(['call', 'sloppy_progress', '--json', '--transcript', 'calls.jsonl']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const events = transcriptOf('calls.jsonl');
+    expect(events.map((event) => event.type)).toEqual(['definitions', 'call.start', 'call.progress', 'call.progress', 'call.end']);
+    expect(events.slice(2, 4).map((event) => event.progress)).toEqual([
+      { progress: 1, total: 2 },
+      { progress: 2, total: 2, message: 'done' },
+    ]);
+    expect(events[4]!.outcome).toEqual(JSON.parse(run.stdout));
   });
 
   it.each(['nothing', 'fn'])('%s, a tool that returned nothing JSON writes, prints nothing and exits 0', async (name) => {

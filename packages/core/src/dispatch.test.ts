@@ -728,6 +728,57 @@ describe('dispatch: call ids, events and progress', () => {
     expect(events).toHaveLength(4);
   });
 
+  it('passes on exactly progress, total and message; a report of another shape is dropped with a warning, and the call goes on', async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const reports: unknown[] = [
+      { progress: 1, total: 4, message: 'one', extra: cyclic, big: 1n },
+      { progress: 2n },
+      { progress: Number.NaN },
+      { progress: 3, total: '4' },
+      { progress: 3, total: Number.POSITIVE_INFINITY },
+      { progress: 3, message: 3 },
+      null,
+      [1],
+      'half',
+      { total: 4 },
+      { progress: 4, total: 4 },
+    ];
+    const tool = defineTool({
+      name: 'sloppy',
+      description: 'Reports progress of every shape.',
+      input: v.object({}),
+      run: (_input, ctx) => {
+        for (const report of reports) ctx.report(report as never);
+        return 'done';
+      },
+    });
+    const warnings: string[] = [];
+    const registry = new ToolRegistry({ logger: { debug() {}, info() {}, warn: (m) => warnings.push(m), error() {} } }).register(tool);
+    const events: ToolEvent[] = [];
+    registry.subscribe((event) => events.push(event));
+    expect(await registry.dispatch({ name: 'sloppy', input: {}, callId: 'p1' })).toMatchObject({ ok: true, output: 'done' });
+    const progress = events.filter((event) => event.type === 'call.progress');
+    expect(progress.map((event) => event.progress)).toEqual([
+      { progress: 1, total: 4, message: 'one' },
+      { progress: 4, total: 4 },
+    ]);
+    // Every event is JSON again, as a transcript writes it.
+    for (const event of events) expect(JSON.parse(JSON.stringify(event))).toEqual(event);
+    const takes = '[sloppy p1] a progress report was dropped: ctx.report() takes { progress: number, total?: number, message?: string };';
+    expect(warnings).toEqual([
+      `${takes} its progress was bigint, not a finite number.`,
+      `${takes} its progress was NaN, not a finite number.`,
+      `${takes} its total was string, not a finite number.`,
+      `${takes} its total was Infinity, not a finite number.`,
+      `${takes} its message was number, not a string.`,
+      `${takes} it got null.`,
+      `${takes} it got array.`,
+      `${takes} it got string.`,
+      `${takes} its progress was undefined, not a finite number.`,
+    ]);
+  });
+
   it("ends a synchronous handler's call with its progress in order, and drops progress reported after it returned", async () => {
     let late: (() => void) | undefined;
     const tool = defineTool({

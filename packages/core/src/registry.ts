@@ -7,6 +7,7 @@ import { checkExposure, type Exposure } from './exposure.js';
 import { describeReceived, formatPath, summarizeIssues, toCallIssues, type CallIssue } from './issues.js';
 import { findNonJsonValue } from './json-value.js';
 import type { CallError, Outcome, ToolCall } from './outcome.js';
+import { readProgress } from './progress.js';
 import { describeThrown } from './thrown.js';
 import { brand, hasBrand } from './brand.js';
 import { isToolError } from './tool-error.js';
@@ -115,10 +116,12 @@ class CallState {
     return this.#end({ ok: false, callId, name, input, durationMs: clock.now() - this.started, error });
   }
 
-  /** Progress reported after the call ended is dropped. */
-  progress(progress: Progress): void {
-    if (!this.#ended)
-      this.events?.emit({ type: 'call.progress', callId: this.callId, name: this.name, progress: { ...progress }, at: Date.now() });
+  /** Progress reported after the call ended is dropped; so is a report of another shape, with a warning (see readProgress). */
+  progress(progress: Progress, log: ToolLogger): void {
+    if (this.#ended || !this.events) return;
+    const read = readProgress(progress);
+    if ('problem' in read) log.warn(`a progress report was dropped: ${read.problem}.`);
+    else this.events.emit({ type: 'call.progress', callId: this.callId, name: this.name, progress: read.progress, at: Date.now() });
   }
 
   #end(outcome: Outcome): Outcome {
@@ -445,7 +448,7 @@ export class ToolRegistry {
     const logger = this.#options.logger;
     const log = logger ? scopedLogger(logger, name, callId) : SILENT;
     // Progress nobody subscribed to is dropped: no closure is made for it.
-    const report = state.events ? (progress: Progress) => state.progress(progress) : IGNORE_PROGRESS;
+    const report = state.events ? (progress: Progress) => state.progress(progress, log) : IGNORE_PROGRESS;
     const ctx: ToolContext = stopper
       ? {
           callId,
