@@ -2,6 +2,7 @@
 // the things publint and attw do not look at, which users and the registry's
 // page expect. Each problem is one line saying what is wrong and where.
 import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 
 function files(dir, prefix = '') {
@@ -156,6 +157,56 @@ function unreachableModuleProblems(dir, all) {
     .map((file) => `${file} is loaded by no entry (exports, bin) nor by any module they import: leave it out of the build`);
 }
 
+const TYPE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']/g;
+const DECLARATION = /\.d\.[cm]?ts$/;
+
+/** The declaration file a relative import in one names: ./x.js is ./x.d.ts, ./x.cjs ./x.d.cts. */
+function declarationOf(file, specifier, all) {
+  const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
+  const candidates = [target.replace(/\.([cm]?)js$/, '.d.$1ts'), `${target}.d.ts`, `${target}/index.d.ts`, target];
+  return candidates.find((candidate) => all.includes(candidate));
+}
+
+/**
+ * The packages the types a consumer reaches (each "types" in exports, and what they import)
+ * take types from must come with this one: a dependency, a peer or optional dependency, or
+ * Node's own. Code bundled into the JavaScript is none of these, so a type from it is one the
+ * consumer's TypeScript cannot find (an error, or `any` under skipLibCheck).
+ */
+function typeDependencyProblems(dir, all, pkg) {
+  const declared = new Set([pkg.name, ...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies })]);
+  const queue = [];
+  const walk = (value) => {
+    if (typeof value === 'string') {
+      if (DECLARATION.test(value)) queue.push(path.posix.normalize(value));
+    } else if (value && typeof value === 'object') for (const inner of Object.values(value)) walk(inner);
+  };
+  walk([pkg.exports, pkg.types, pkg.typings]);
+  const reached = new Set();
+  const problems = [];
+  while (queue.length > 0) {
+    const file = queue.pop();
+    if (reached.has(file) || !all.includes(file)) continue;
+    reached.add(file);
+    for (const [, specifier] of readFileSync(path.join(dir, file), 'utf8').matchAll(TYPE_IMPORT)) {
+      if (specifier.startsWith('.')) {
+        const next = declarationOf(file, specifier, all);
+        if (next) queue.push(next);
+        continue;
+      }
+      const name = specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/');
+      if (specifier.startsWith('node:') || builtinModules.includes(name) || declared.has(name)) continue;
+      problems.push(
+        `${file} takes types from "${name}", which is not a dependency or peer dependency: a consumer's TypeScript cannot find it; declare it, or keep its types out of the published ones`,
+      );
+    }
+  }
+  return [...new Set(problems)];
+}
+
 /**
  * Problems with an unpacked package: `dir` is its folder (the tarball's package/),
  * `pkg` its packed package.json, `directory` where it lives in the repository.
@@ -173,5 +224,6 @@ export function publishedFileProblems(dir, pkg, directory) {
     problems.push(`${file} is test code or test data: leave it out of "files" and the build`);
   problems.push(...bundledLicenseProblems(dir, all));
   problems.push(...unreachableModuleProblems(dir, all));
+  problems.push(...typeDependencyProblems(dir, all, pkg));
   return problems;
 }

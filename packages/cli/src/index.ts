@@ -1,3 +1,3 @@
 // What @toolshed/create-plugin and @toolshed/mcp-server run: the command, from code.
 export { run } from './bin.js';
-export { createProgram, main } from './program.js';
+export { main } from './program.js';

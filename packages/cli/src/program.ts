@@ -12,7 +12,7 @@ import { setProjectOptions } from './host.js';
 import { reportError } from './report-error.js';
 import { version } from './version.js';
 
-export function createProgram(): Command {
+function createProgram(): Command {
   const program = new Command('toolshed')
     .description('List, call and describe the tools of your Toolshed plugins')
     .version(version)

@@ -46,9 +46,11 @@ beforeAll(() => {
       'dist/worker.js': 'export {};\nconsole.log("a worker");\n',
       'dist/legacy.cjs': 'module.exports = 1;\n',
       'dist/types.js': 'export {};\n',
+      // Types from Node's modules are the consumer's own (@types/node).
       'dist/index.d.ts':
+        "import type { Readable } from 'node:stream';\nimport type { EventEmitter } from 'events';\n" +
         'export declare const answer = 42;\nexport declare const later: () => Promise<{ value: number }>;\n' +
-        'export declare const worker: URL;\nexport declare const legacy: () => number;\n',
+        'export declare const worker: URL;\nexport declare const legacy: () => number;\nexport type Streams = [Readable, EventEmitter];\n',
     },
   );
   // Bundles a third-party module and carries its license: sound too.
@@ -77,7 +79,9 @@ beforeAll(() => {
       'dist/index.js':
         '//#region ../../node_modules/left-pad/index.js\nexport const answer = 42;\n//#endregion\n//# sourceMappingURL=index.js.map\n',
       'dist/index.js.map': JSON.stringify({ version: 3, file: 'index.js', sources: ['../src/index.ts'], mappings: 'AAAA' }),
-      'dist/index.d.ts': 'export declare const answer = 42;\n',
+      // Its types take a type from the code it bundled, which no consumer installs.
+      'dist/index.d.ts': "export type { Answer } from './answer.js';\nexport declare const answer = 42;\n",
+      'dist/answer.d.ts': "import type { Padded } from 'left-pad/types';\nexport type Answer = Padded;\n",
       'dist/index.test.js': 'throw new Error("a test");\n',
       // tsc's per-file output left beside a bundle that replaced it.
       'dist/leftover.js': 'export const answer = 42;\n',
@@ -203,6 +207,7 @@ it('passes sound packages, fails broken ones with what publint and attw say, and
     'test-fixtures/server.mjs is test code or test data: leave it out of "files" and the build',
     'bundles code of left-pad without its license notice (a THIRD-PARTY-LICENSES file with a "## left-pad@version" section)',
     'dist/leftover.js is loaded by no entry (exports, bin) nor by any module they import: leave it out of the build',
+    'dist/answer.d.ts takes types from "left-pad", which is not a dependency or peer dependency: a consumer\'s TypeScript cannot find it; declare it, or keep its types out of the published ones',
   ]);
   expect(result.stdout).toMatch(/^ok {3}dual \(packages\/dual\)$/m);
   expect(result.stdout).toMatch(/^ok {3}command \(packages\/command\)$/m);
