@@ -18,8 +18,10 @@ export function fnv1a64(bytes: Uint8Array): string {
   let h1 = 0x8422;
   let h2 = 0x9ce4;
   let h3 = 0xcbf2;
-  for (const byte of bytes) {
-    h0 ^= byte;
+  // An index, not for…of: this runs once per server per start, cold in the interpreter, where
+  // the iterator's calls doubled its time (0.09 against 0.2 ms for a 230-byte identity).
+  for (let index = 0; index < bytes.length; index++) {
+    h0 ^= bytes[index]!;
     const t0 = h0 * 0x1b3;
     const t1 = h1 * 0x1b3 + (t0 >>> 16);
     const t2 = h2 * 0x1b3 + (h0 << 8) + (t1 >>> 16);
