@@ -40,6 +40,12 @@ function metadataProblems(pkg, directory) {
   return problems;
 }
 
+/** Every string in a package.json value (exports, bin, types), however deeply nested in conditions and subpaths. */
+function targets(value) {
+  if (typeof value === 'string') return [value];
+  return value !== null && typeof value === 'object' ? Object.values(value).flatMap(targets) : [];
+}
+
 /**
  * The package's JavaScript entries by name (`name`, `name/sub`), and those of them with a
  * CommonJS build (a `.cjs` target under any condition, such as `require`).
@@ -48,8 +54,6 @@ function javascriptEntries(pkg) {
   const exports = pkg.exports;
   if (!exports || typeof exports !== 'object' || typeof pkg.name !== 'string') return { all: [], commonjs: [] };
   const subpaths = Object.keys(exports).every((key) => key.startsWith('.')) ? Object.entries(exports) : [['.', exports]];
-  const targets = (value) =>
-    typeof value === 'string' ? [value] : value !== null && typeof value === 'object' ? Object.values(value).flatMap(targets) : [];
   const named = (subpath) => (subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);
   const js = subpaths.filter(([, value]) => targets(value).some((file) => /\.[cm]?js$/.test(file)));
   return {
@@ -124,14 +128,9 @@ const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\
 
 /** Every string target in `exports` (conditions and subpaths, nested) and `bin`. */
 function entryFiles(pkg) {
-  const out = [];
-  const walk = (value) => {
-    if (typeof value === 'string') out.push(value);
-    else if (value && typeof value === 'object') for (const inner of Object.values(value)) walk(inner);
-  };
-  walk(pkg.exports ?? pkg.main ?? 'index.js');
-  walk(typeof pkg.bin === 'string' ? [pkg.bin] : (pkg.bin ?? {}));
-  return out.map((file) => path.posix.normalize(file)).filter((file) => /\.[cm]?js$/.test(file));
+  return targets([pkg.exports ?? pkg.main ?? 'index.js', pkg.bin])
+    .map((file) => path.posix.normalize(file))
+    .filter((file) => /\.[cm]?js$/.test(file));
 }
 
 /**
@@ -175,13 +174,9 @@ function declarationOf(file, specifier, all) {
  */
 function typeDependencyProblems(dir, all, pkg) {
   const declared = new Set([pkg.name, ...Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies })]);
-  const queue = [];
-  const walk = (value) => {
-    if (typeof value === 'string') {
-      if (DECLARATION.test(value)) queue.push(path.posix.normalize(value));
-    } else if (value && typeof value === 'object') for (const inner of Object.values(value)) walk(inner);
-  };
-  walk([pkg.exports, pkg.types, pkg.typings]);
+  const queue = targets([pkg.exports, pkg.types, pkg.typings])
+    .filter((file) => DECLARATION.test(file))
+    .map((file) => path.posix.normalize(file));
   const reached = new Set();
   const problems = [];
   while (queue.length > 0) {

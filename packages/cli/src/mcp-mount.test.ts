@@ -28,11 +28,12 @@ interface Run {
   stderr: string;
 }
 
-function toolshed(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+/** `nodeArgs` go to node before the bin (a preload, a module hook). */
+function toolshed(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<Run> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      [bin, ...args],
+      [...nodeArgs, bin, ...args],
       { cwd, env: { ...process.env, NO_COLOR: '1', ...env } },
       (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
@@ -176,15 +177,7 @@ describe('two stdio servers: server-everything and the marker server', () => {
     const loaded = async (args: string[]) => {
       const log = path.join(dir, `modules-${args[0]}.log`);
       rmSync(log, { force: true });
-      const run = await new Promise<number>((resolve) => {
-        const child = execFile(process.execPath, ['--import', moduleLogImport(log), bin, ...args], {
-          cwd: dir,
-          env: { ...process.env, ...env, NO_COLOR: '1' },
-        });
-        child.stdin?.end();
-        child.once('exit', (code) => resolve(code ?? 1));
-      });
-      expect(run).toBe(0);
+      expect((await toolshed(dir, args, env, ['--import', moduleLogImport(log)])).code).toBe(0);
       const { esm, cjs } = loadedModules(readFileSync(log, 'utf8'));
       const short = (url: string) => url.replace(/^.*\/packages\//, '').replace(/^.*\/node_modules\//, '');
       return { esm: esm.map(short), cjs: cjs.map(short) };
@@ -207,15 +200,7 @@ describe('two stdio servers: server-everything and the marker server', () => {
   it('a cached list loads neither node:crypto nor node:module: the cache key is hashed in plain JavaScript', async () => {
     expect((await toolshed(dir, ['list'], env)).code).toBe(0); // the cache is filled (by the first test, or here)
     const log = path.join(dir, 'builtins.log');
-    const run = await new Promise<number>((resolve) => {
-      const child = execFile(process.execPath, ['--require', builtinsLogPreload(dir, log), bin, 'list'], {
-        cwd: dir,
-        env: { ...process.env, ...env, NO_COLOR: '1' },
-      });
-      child.stdin?.end();
-      child.once('exit', (code) => resolve(code ?? 1));
-    });
-    expect(run).toBe(0);
+    expect(await toolshed(dir, ['list'], env, ['--require', builtinsLogPreload(dir, log)])).toMatchObject({ code: 0, stderr: '' });
     const loaded = readFileSync(log, 'utf8').split('\n');
     expect(loaded).toContain('NativeModule internal/modules/esm/resolve');
     expect(loaded.filter((name) => /^NativeModule (module|crypto|internal\/crypto\/.*)$/.test(name))).toEqual([]);

@@ -8,7 +8,8 @@ import { coreVersion } from './core-version.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
-const scratch = mkdtempSync(path.join(tmpdir(), 'toolshed-core-version-'));
+// A space in the path: the errors name the file as the system writes it, not as a URL (%20).
+const scratch = mkdtempSync(path.join(tmpdir(), 'toolshed core version '));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** What `coreVersion()` of the built contract entry at `file` says in a new process: the version, or the error. */
@@ -51,10 +52,8 @@ describe('coreVersion', () => {
     mkdirSync(path.join(copy, 'dist'), { recursive: true });
     copyFileSync(path.join(root, 'dist/contract.cjs'), path.join(copy, 'dist/contract.cjs'));
     const { error } = askBuilt(path.join(copy, 'dist/contract.cjs'));
-    expect(error).toMatch(
-      new RegExp(
-        `^cannot read the package.json of @toolshed/core \\(${path.join(copy, 'package.json').replaceAll('.', '\\.')}\\): ENOENT: .*Install @toolshed/core as a package`,
-      ),
-    );
+    const prefix = `cannot read the package.json of @toolshed/core (${path.join(copy, 'package.json')}): ENOENT: `;
+    expect(error?.startsWith(prefix), error).toBe(true);
+    expect(error).toMatch(/\. Install @toolshed\/core as a package; a bundle that copies it loses its package\.json\.$/);
   });
 });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 let version: string | undefined;
 
@@ -11,18 +12,20 @@ let version: string | undefined;
  */
 export function coreVersion(): string {
   if (version !== undefined) return version;
-  const file = new URL('../package.json', import.meta.url);
+  const url = new URL('../package.json', import.meta.url);
+  // The path as the system writes it, for the errors (a URL's pathname spells a space %20).
+  const file = fileURLToPath(url);
   let pkg: { name?: unknown; version?: unknown } | undefined;
   try {
-    pkg = JSON.parse(readFileSync(file, 'utf8')) as typeof pkg;
+    pkg = JSON.parse(readFileSync(url, 'utf8')) as typeof pkg;
   } catch (error) {
     throw new Error(
-      `cannot read the package.json of @toolshed/core (${file.pathname}): ${(error as Error).message}. Install @toolshed/core as a package; a bundle that copies it loses its package.json.`,
+      `cannot read the package.json of @toolshed/core (${file}): ${(error as Error).message}. Install @toolshed/core as a package; a bundle that copies it loses its package.json.`,
     );
   }
   if (pkg?.name !== '@toolshed/core' || typeof pkg.version !== 'string')
     throw new Error(
-      `${file.pathname} is not the package.json of @toolshed/core; install @toolshed/core as a package (a bundle that copies it loses its package.json).`,
+      `${file} is not the package.json of @toolshed/core; install @toolshed/core as a package (a bundle that copies it loses its package.json).`,
     );
   version = pkg.version;
   return version;

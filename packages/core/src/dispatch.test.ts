@@ -742,6 +742,24 @@ describe('dispatch: call ids, events and progress', () => {
       [1],
       'half',
       { total: 4 },
+      {
+        get progress(): number {
+          throw new Error('no progress here');
+        },
+      },
+      new Proxy(
+        {},
+        {
+          get() {
+            throw new Error('a trap');
+          },
+        },
+      ),
+      (() => {
+        const { proxy, revoke } = Proxy.revocable({ progress: 1 }, {});
+        revoke();
+        return proxy;
+      })(),
       { progress: 4, total: 4 },
     ];
     const tool = defineTool({
@@ -776,6 +794,9 @@ describe('dispatch: call ids, events and progress', () => {
       `${takes} it got array.`,
       `${takes} it got string.`,
       `${takes} its progress was undefined, not a finite number.`,
+      `${takes} reading it threw (no progress here).`,
+      `${takes} reading it threw (a trap).`,
+      `${takes} reading it threw (TypeError: Cannot perform 'IsArray' on a proxy that has been revoked).`,
     ]);
   });
 

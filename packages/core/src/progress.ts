@@ -1,4 +1,5 @@
 import { describeReceived } from './issues.js';
+import { describeThrown } from './thrown.js';
 import type { Progress } from './tool.js';
 
 const TAKES = 'ctx.report() takes { progress: number, total?: number, message?: string }';
@@ -14,9 +15,18 @@ function finite(value: unknown): value is number {
  * report from a timer or a stream callback, where a throw would end the whole process.
  */
 export function readProgress(value: unknown): { progress: Progress } | { problem: string } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { problem: `${TAKES}; it got ${describeReceived(value)}` };
-  const { progress, total, message } = value as Record<string, unknown>;
+  let progress: unknown;
+  let total: unknown;
+  let message: unknown;
+  try {
+    // Read once, here: a getter or a proxy (even a revoked one) could throw, or answer
+    // differently a second time.
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { problem: `${TAKES}; it got ${describeReceived(value)}` };
+    ({ progress, total, message } = value as Record<string, unknown>);
+  } catch (error) {
+    return { problem: `${TAKES}; reading it threw (${describeThrown(error)})` };
+  }
   if (!finite(progress)) return { problem: `${TAKES}; its progress was ${describeReceived(progress)}, not a finite number` };
   const read: Progress = { progress };
   if (total !== undefined) {

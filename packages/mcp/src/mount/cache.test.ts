@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import fnv1a from '@sindresorhus/fnv1a';
 import { build } from 'rolldown';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -112,49 +113,56 @@ describe('the manifest cache', () => {
     expect(readCache(file, 'hash-a')).toBeUndefined();
   });
 
-  it('two processes rewriting it (2,000 tools) 300 times each while it is read: every read is whole', async () => {
-    const file = cacheFile(dir, 's');
-    writeCache(file, 'hash-a', 's', [tool('first')]);
-    // The writers run this very source, bundled with the modules it imports (the package ships
-    // the mount only as one bundle).
-    const module = path.join(dir, 'cache-writer.mjs');
-    await build({
-      input: fileURLToPath(new URL('./cache.ts', import.meta.url)),
-      platform: 'node',
-      external: /^node:/,
-      output: { file: module, format: 'esm' },
-      logLevel: 'silent',
-    });
-    const writer = (label: string) =>
-      new Promise<number | null>((resolve) => {
-        const script = `
-          import { writeCache } from ${JSON.stringify(module)};
-          const tools = Array.from({ length: 2000 }, (_, i) => ({ name: '${label}' + i, description: 'x'.repeat(100), inputSchema: { type: 'object' } }));
-          for (let i = 0; i < 300; i++) writeCache(${JSON.stringify(file)}, 'hash-a', 's', tools);`;
-        spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' }).on('exit', resolve);
+  // Two processes have their own pids; two worker threads share one, so only the random part of
+  // the temporary file's name keeps their writes apart.
+  it.each(['processes', 'worker threads of one process'])(
+    'two %s rewriting it (2,000 tools) 300 times each while it is read: every read is whole',
+    async (writers) => {
+      const file = cacheFile(dir, 's');
+      writeCache(file, 'hash-a', 's', [tool('first')]);
+      // The writers run this very source, bundled with the modules it imports (the package ships
+      // the mount only as one bundle).
+      const module = path.join(dir, 'cache-writer.mjs');
+      await build({
+        input: fileURLToPath(new URL('./cache.ts', import.meta.url)),
+        platform: 'node',
+        external: /^node:/,
+        output: { file: module, format: 'esm' },
+        logLevel: 'silent',
       });
-    const writers = Promise.all([writer('one'), writer('two')]);
-    let done = false;
-    void writers.then(() => (done = true));
-    let reads = 0;
-    let torn = 0;
-    const seen = new Set<string>();
-    while (!done) {
-      // Bursts of reads between turns of the event loop, so the writers' exits are noticed.
-      for (let i = 0; i < 20; i++) {
-        const tools = readCache(file, 'hash-a');
-        reads += 1;
-        if (!tools) torn += 1;
-        else seen.add(tools[0]!.name);
+      const writer = (label: string) =>
+        new Promise<number | null>((resolve) => {
+          const write = `({ writeCache }) => {
+          const tools = Array.from({ length: 2000 }, (_, i) => ({ name: '${label}' + i, description: 'x'.repeat(100), inputSchema: { type: 'object' } }));
+          for (let i = 0; i < 300; i++) writeCache(${JSON.stringify(file)}, 'hash-a', 's', tools);
+        }`;
+          const script = `import(${JSON.stringify(pathToFileURL(module).href)}).then(${write});`;
+          if (writers === 'processes') spawn(process.execPath, ['-e', script], { stdio: 'inherit' }).on('exit', resolve);
+          else new Worker(script, { eval: true }).on('exit', resolve);
+        });
+      const written = Promise.all([writer('one'), writer('two')]);
+      let done = false;
+      void written.then(() => (done = true));
+      let reads = 0;
+      let torn = 0;
+      const seen = new Set<string>();
+      while (!done) {
+        // Bursts of reads between turns of the event loop, so the writers' exits are noticed.
+        for (let i = 0; i < 20; i++) {
+          const tools = readCache(file, 'hash-a');
+          reads += 1;
+          if (!tools) torn += 1;
+          else seen.add(tools[0]!.name);
+        }
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    expect(await writers).toEqual([0, 0]);
-    expect(reads).toBeGreaterThan(10);
-    expect(torn).toBe(0);
-    expect(seen.has('one0') || seen.has('two0')).toBe(true);
-    expect(readCache(file, 'hash-a')).toHaveLength(2000);
-    // No temporary file is left behind.
-    expect(readdirSync(dir).sort()).toEqual(['cache-writer.mjs', 's.json']);
-  });
+      expect(await written).toEqual([0, 0]);
+      expect(reads).toBeGreaterThan(10);
+      expect(torn).toBe(0);
+      expect(seen.has('one0') || seen.has('two0')).toBe(true);
+      expect(readCache(file, 'hash-a')).toHaveLength(2000);
+      // No temporary file is left behind.
+      expect(readdirSync(dir).sort()).toEqual(['cache-writer.mjs', 's.json']);
+    },
+  );
 });
