@@ -12,4 +12,10 @@
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major > 22 || (major === 22 && minor >= 1)) require('node:module').enableCompileCache();
 
-require('../dist/toolshed.cjs').run(process.argv.slice(2));
+// A finished listing ends the process here, without Node's teardown (see run in src/bin.ts);
+// everything else ends when its work is done.
+require('../dist/toolshed.cjs')
+  .run(process.argv.slice(2))
+  .then((ended) => {
+    if (ended) process.exit();
+  });

@@ -1,4 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -27,5 +30,25 @@ describe('the JavaScript entry', () => {
   it('runs nothing when loaded, and run() is the command', () => {
     const script = "const cli = require('@toolshed/cli'); console.log('loaded'); cli.run(['--version']);";
     expect(node(['-e', script])).toMatch(/^loaded\n\d+\.\d+\.\d+\n$/);
+  });
+
+  it('run() resolves true only for a plain listing, which leaves nothing running; the bin then ends the process', () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'toolshed-run-'));
+    try {
+      // The answer goes to stderr: stdout is the command's own.
+      const script = "require('@toolshed/cli').run(process.argv.slice(1)).then((ended) => process.stderr.write(`ended: ${ended}\\n`));";
+      const ended = (args: string[]) => {
+        const result = spawnSync(process.execPath, ['-e', script, '--', ...args], { cwd: cliDir, encoding: 'utf8' });
+        return result.stderr.split('\n').filter((line) => line.startsWith('ended: '));
+      };
+      expect(ended(['--cwd', empty, 'list'])).toEqual(['ended: true']);
+      expect(ended(['--cwd', empty, 'list', '--json'])).toEqual(['ended: true']);
+      // A call (its plugin's code) and whatever commander's program runs end on their own.
+      expect(ended(['--cwd', empty, 'call', 'echo', '{}'])).toEqual(['ended: false']);
+      expect(ended(['--cwd', empty, 'plugins'])).toEqual(['ended: false']);
+      expect(ended(['--version'])).toEqual(['ended: false']);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });

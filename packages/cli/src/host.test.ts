@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,16 @@ const BUNDLED = {
   '@toolshed/tool-read-file': 'plugins/read-file',
   '@toolshed/tool-send-email': 'plugins/send-email',
 };
+
+/** All a stream gives until it ends, read by a reader that stops for 300 ms after the first chunk. */
+async function slowText(stream: NodeJS.ReadableStream): Promise<string> {
+  let all = '';
+  for await (const chunk of stream) {
+    if (all === '') await new Promise((resolve) => setTimeout(resolve, 300));
+    all += String(chunk);
+  }
+  return all;
+}
 
 interface Run {
   code: number;
@@ -235,6 +245,49 @@ export default definePlugin({ name: 'one-file', apiVersion: 1, tools: [defineToo
     expect(list.stdout).not.toContain('undefined');
     const json = JSON.parse((await toolshed(['list', '--json'])).stdout) as { name: string; plugin: string; version?: string }[];
     expect(json).toEqual([{ name: 'whisper', description: 'Lowers the text.', plugin: 'one-file', annotations: {} }]);
+  });
+
+  it('a plain list ends its own process only once all it wrote is out: a reader that waits still gets every line', async () => {
+    // A listing writes synchronously and then ends its process at once (bin/toolshed.cjs); a
+    // warning left queued in process.stderr would be lost there. Each stream gets far more than
+    // a pipe and the reader's buffer hold, so the command must wait for the reader to write it all.
+    const tools = 500;
+    const missing = 700;
+    const description = `A generated tool with a long description. ${'It says a lot. '.repeat(25)}`;
+    const dependencies: Record<string, string> = {};
+    for (let i = 0; i < tools; i++) {
+      const name = `tool-many-${i}`;
+      dependencies[name] = '^1';
+      write(`node_modules/${name}/package.json`, {
+        name,
+        version: '1.0.0',
+        type: 'module',
+        exports: './index.js',
+        peerDependencies: { '@toolshed/core': '^1' },
+        toolshed: { apiVersion: 1, tools: [`many_${i}`], manifest: './toolshed.json' },
+      });
+      write(`node_modules/${name}/toolshed.json`, {
+        apiVersion: 1,
+        tools: [{ definition: { name: `many_${i}`, description, inputSchema: { type: 'object', properties: {} } } }],
+      });
+    }
+    const devDependencies = Object.fromEntries(Array.from({ length: missing }, (_, i) => [`@acme/tool-absent-${i}`, '^1']));
+    write('package.json', { name: 'app', private: true, dependencies, devDependencies });
+
+    const child = spawn(process.execPath, [bin, 'list'], { cwd: project, env: { ...process.env, NO_COLOR: '1' } });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const [stdout, stderr] = await Promise.all([slowText(child.stdout), slowText(child.stderr)]);
+    expect(await exited).toBe(0);
+    expect(Buffer.byteLength(stdout)).toBeGreaterThan(3 * 64 * 1024);
+    expect(Buffer.byteLength(stderr)).toBeGreaterThan(3 * 64 * 1024);
+    const listed = stdout.split('\n').filter((line) => line !== '' && !line.startsWith(' '));
+    expect(listed.sort()).toEqual(Array.from({ length: tools }, (_, i) => `many_${i}  tool-many-${i}@1.0.0`).sort());
+    const warnings = stderr.split('\n').filter((line) => line !== '');
+    expect(warnings).toHaveLength(missing);
+    for (const [i, line] of warnings.entries())
+      expect(line).toMatch(
+        new RegExp(`^toolshed: warning: skipped plugin @acme/tool-absent-${i} \\(resolve\\): .*\\(see toolshed plugins\\)$`),
+      );
   });
 
   it('--cwd that is not a directory is a usage error', async () => {

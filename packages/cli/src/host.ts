@@ -11,6 +11,7 @@ import {
   type HostOptions,
   type PluginReport,
 } from '@toolshed/host';
+import { printError } from './print.js';
 import { UsageError } from './usage-error.js';
 
 /** The global --cwd and --config options, set before any command runs. */
@@ -46,15 +47,15 @@ async function usingHost<T>(run: (options: HostOptions) => Promise<T>): Promise<
  * listing is never silently short and a tool that may misbehave says so where it is used.
  */
 function warn(plugins: PluginReport[], warnings: string[]): void {
-  for (const warning of warnings) process.stderr.write(`toolshed: warning: ${warning}\n`);
+  for (const warning of warnings) printError(`toolshed: warning: ${warning}\n`);
   for (const plugin of plugins) {
     if (plugin.status === 'skipped' && plugin.error) {
-      process.stderr.write(
+      printError(
         `toolshed: warning: skipped plugin ${pluginLabel(plugin)} (${plugin.error.phase}): ${plugin.error.message} (see toolshed plugins)\n`,
       );
     } else if (plugin.status === 'loaded' && plugin.coreMismatch) {
       const { range, running } = plugin.coreMismatch;
-      process.stderr.write(
+      printError(
         `toolshed: warning: plugin ${pluginLabel(plugin)} asks for @toolshed/core ${JSON.stringify(range)} but runs with ${running}; its tools may misbehave. Install a version of the plugin made for @toolshed/core ${running}.\n`,
       );
     }

@@ -7,9 +7,10 @@ import { reportError } from './report-error.js';
 /**
  * Run a plain `toolshed list` or `toolshed call` without commander: parsing its
  * program and every command costs more than listing the tools (about 10 ms of a
- * 25 ms budget). False when argv is anything else; the full program takes it.
+ * 25 ms budget). Resolves to the command it ran, or false when argv is anything
+ * else; the full program takes it.
  */
-export async function runPlain(argv: string[]): Promise<boolean> {
+export async function runPlain(argv: string[]): Promise<'list' | 'call' | false> {
   const list = parsePlainRun(LIST, argv);
   const call = list ? undefined : parsePlainRun(CALL, argv);
   const plain = list ?? call;
@@ -21,5 +22,5 @@ export async function runPlain(argv: string[]): Promise<boolean> {
   } catch (error) {
     reportError(error);
   }
-  return true;
+  return list ? 'list' : 'call';
 }
