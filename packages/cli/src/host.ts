@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import path from 'node:path';
+import { resolve } from 'node:path';
 import type { ApprovalSetting, Exposure, ToolDefinition, ToolRegistry } from '@toolshed/core';
 import {
   createHost,
@@ -23,10 +23,10 @@ export function setProjectOptions(options: { cwd?: string; config?: string }): v
 
 function hostOptions(): HostOptions {
   // --config is relative to where the command was typed, like any file argument.
-  const options: HostOptions = project.config !== undefined ? { config: path.resolve(project.config) } : {};
+  const options: HostOptions = project.config !== undefined ? { config: resolve(project.config) } : {};
   // Without --cwd the host finds the project root upward from here, as npm does.
   if (project.cwd === undefined) return options;
-  const cwd = path.resolve(project.cwd);
+  const cwd = resolve(project.cwd);
   if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--cwd ${project.cwd}: there is no such directory.`);
   return { ...options, cwd };
 }

@@ -23,8 +23,9 @@ function stdoutIsTerminal(): boolean {
 
 /** Colour only for a terminal, and never when NO_COLOR is set (https://no-color.org). */
 export function style(format: Format, text: string, stream?: NodeJS.WriteStream): string {
-  const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
+  // With NO_COLOR nothing asks what stdout is: its first fstat is about 0.1 ms of a listing.
+  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return text;
   const terminal = stream ? stream.isTTY === true : stdoutIsTerminal();
   // Our own check decides; styleText would otherwise look at process.stdout only.
-  return terminal && !noColor ? styleText(format, text, { validateStream: false }) : text;
+  return terminal ? styleText(format, text, { validateStream: false }) : text;
 }

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { exposureProblems, isRecord } from '@toolshed/core/contract';
 import { ConfigError } from './errors.js';
 import { mcpServersProblems } from './mcp/entries.js';
@@ -24,7 +24,7 @@ export function loadConfig(cwd: string, given: string | HostConfig | false | und
     checkConfig(given, 'the host options', 'config');
     return { config: given, label: 'the host options', baseDir: cwd };
   }
-  const file = path.resolve(cwd, given ?? CONFIG_FILE);
+  const file = resolve(cwd, given ?? CONFIG_FILE);
   if (given === undefined && !existsSync(file)) return undefined;
   const text = readText(file);
   let config: unknown;
@@ -35,7 +35,7 @@ export function loadConfig(cwd: string, given: string | HostConfig | false | und
     throw new ConfigError(file, `${file} is not valid JSON (${reason}). Fix the file, or pass another with --config.`);
   }
   checkConfig(config, file, file);
-  return { config, file, label: path.basename(file), baseDir: path.dirname(file) };
+  return { config, file, label: basename(file), baseDir: dirname(file) };
 }
 
 function readText(file: string): string {

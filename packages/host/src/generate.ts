@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { isPluginError, manifestOf, PluginError } from '@toolshed/core/contract';
 import { importAndInstantiate } from './load.js';
 import { readManifestField } from './manifest.js';
@@ -19,7 +19,7 @@ const EXAMPLE = '"toolshed": {"apiVersion": 1, "tools": ["my_tool"], "manifest":
  * checks the code against this file when it loads the plugin.
  */
 export async function generateManifest(packageDir: string, options?: Record<string, unknown>): Promise<GeneratedManifest> {
-  const dir = path.resolve(packageDir);
+  const dir = resolve(packageDir);
   const pkg = readPackageJson(dir);
   const label = typeof pkg.name === 'string' ? pkg.name : dir;
   if (pkg.toolshed === undefined) throw new Error(`${label}: package.json has no "toolshed" field; add ${EXAMPLE}.`);
@@ -43,8 +43,8 @@ export async function generateManifest(packageDir: string, options?: Record<stri
           `the code offers tools [${names.join(', ')}] but package.json "toolshed.tools" lists [${field.tools.join(', ')}]; make them the same (same order).`,
         );
       }
-      const file = path.resolve(dir, field.manifest);
-      mkdirSync(path.dirname(file), { recursive: true });
+      const file = resolve(dir, field.manifest);
+      mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, `${JSON.stringify(manifestOf(field.apiVersion, instance), null, 2)}\n`);
       return { file, tools: names };
     } finally {

@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateManifest } from './generate.js';
 
@@ -33,7 +33,7 @@ async function main(): Promise<number> {
   }
   try {
     const { file, tools } = await generateManifest(values.dir ?? process.cwd(), options);
-    process.stdout.write(`toolshed-manifest: wrote ${path.relative(process.cwd(), file)} (${tools.join(', ')})\n`);
+    process.stdout.write(`toolshed-manifest: wrote ${relative(process.cwd(), file)} (${tools.join(', ')})\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`toolshed-manifest: ${(error as Error).message}\n`);

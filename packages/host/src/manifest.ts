@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { relative, resolve } from 'node:path';
 // The light entry: core's manifest rules without valibot (listing imports no more of core).
 import { checkManifestFile, PluginError, type ManifestField, type ManifestFile } from '@toolshed/core/contract';
 
@@ -8,8 +8,8 @@ export type { ManifestField, ManifestFile, ManifestTool } from '@toolshed/core/c
 
 /** Read the generated manifest file and check it agrees with the package.json field. */
 export function readManifestFile(packageDir: string, field: ManifestField & { manifest: string }): ManifestFile {
-  const file = path.resolve(packageDir, field.manifest);
-  const shown = path.relative(packageDir, file);
+  const file = resolve(packageDir, field.manifest);
+  const shown = relative(packageDir, file);
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { join } from 'node:path';
 import { PluginError } from '@toolshed/core/contract';
 
 /** A dependency named in the project's package.json, and the field that names it. */
@@ -20,7 +20,7 @@ function lockedPlugins(root: string): Set<string> {
   for (const file of ['npm-shrinkwrap.json', 'package-lock.json']) {
     let lock: { packages?: Record<string, { peerDependencies?: Record<string, unknown> }> };
     try {
-      lock = JSON.parse(readFileSync(path.join(root, file), 'utf8')) as typeof lock;
+      lock = JSON.parse(readFileSync(join(root, file), 'utf8')) as typeof lock;
     } catch {
       continue; // Absent or unreadable: fall back to the names alone.
     }

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { PluginError } from '@toolshed/core/contract';
 
 export interface PackageJson {
@@ -24,7 +24,7 @@ export function isPackageName(name: string): boolean {
 }
 
 export function isPathSpec(spec: string): boolean {
-  return spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..' || path.isAbsolute(spec);
+  return spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..' || isAbsolute(spec);
 }
 
 /**
@@ -34,8 +34,8 @@ export function isPathSpec(spec: string): boolean {
  */
 export function findPackage(name: string, fromDir: string): { dir: string; pkg: PackageJson } | undefined {
   for (let dir = fromDir; ; ) {
-    const candidate = path.join(dir, 'node_modules', name);
-    const file = path.join(candidate, 'package.json');
+    const candidate = join(dir, 'node_modules', name);
+    const file = join(candidate, 'package.json');
     let text: string | undefined;
     try {
       text = readFileSync(file, 'utf8');
@@ -45,7 +45,7 @@ export function findPackage(name: string, fromDir: string): { dir: string; pkg: 
         throw new PluginError({ phase: 'resolve' }, `cannot read ${file}: ${(error as Error).message}`);
     }
     if (text !== undefined) return { dir: candidate, pkg: parsePackageJson(file, text) };
-    const parent = path.dirname(dir);
+    const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
   }
@@ -66,7 +66,7 @@ function parsePackageJson(file: string, text: string): PackageJson {
 
 /** Read a package.json; unreadable or malformed is a resolve-phase failure naming the file. */
 export function readPackageJson(dir: string): PackageJson {
-  const file = path.join(dir, 'package.json');
+  const file = join(dir, 'package.json');
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -94,5 +94,5 @@ export async function packageEntry(dir: string, pkg: PackageJson): Promise<strin
     throw new PluginError({ phase: 'import' }, `its package.json "exports" has no entry for import: ${(error as Error).message}`);
   }
   target ??= (legacy(pkg, { fields: ['module', 'main'] }) as string | undefined) ?? 'index.js';
-  return path.resolve(dir, target);
+  return resolve(dir, target);
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import path from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { CONFIG_FILE } from './config.js';
 
 const MARKERS = ['package.json', 'node_modules', CONFIG_FILE];
@@ -10,10 +10,10 @@ const MARKERS = ['package.json', 'node_modules', CONFIG_FILE];
  * plus our own config file. Without one, `from` itself.
  */
 export function findProjectRoot(from: string = process.cwd()): string {
-  const start = path.resolve(from);
+  const start = resolve(from);
   for (let dir = start; ; ) {
-    if (MARKERS.some((marker) => existsSync(path.join(dir, marker)))) return dir;
-    const parent = path.dirname(dir);
+    if (MARKERS.some((marker) => existsSync(join(dir, marker)))) return dir;
+    const parent = dirname(dir);
     if (parent === dir) return start;
     dir = parent;
   }

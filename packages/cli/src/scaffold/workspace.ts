@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /** A pnpm workspace the new package lands in, and which @toolshed packages it builds itself. */
 export interface Workspace {
@@ -37,17 +37,17 @@ function workspaceGlobs(file: string): string[] {
 function memberNames(root: string, globs: string[]): Set<string> {
   const names = new Set<string>();
   const add = (dir: string) => {
-    const name = readJson(path.join(dir, 'package.json'))?.name;
+    const name = readJson(join(dir, 'package.json'))?.name;
     if (typeof name === 'string') names.add(name);
   };
   for (const glob of globs) {
     if (glob.startsWith('!')) continue;
     if (glob.endsWith('/*')) {
-      const parent = path.join(root, glob.slice(0, -2));
+      const parent = join(root, glob.slice(0, -2));
       if (!existsSync(parent)) continue;
-      for (const entry of readdirSync(parent, { withFileTypes: true })) if (entry.isDirectory()) add(path.join(parent, entry.name));
+      for (const entry of readdirSync(parent, { withFileTypes: true })) if (entry.isDirectory()) add(join(parent, entry.name));
     } else if (!glob.includes('*')) {
-      add(path.join(root, glob));
+      add(join(root, glob));
     }
   }
   return names;
@@ -55,15 +55,15 @@ function memberNames(root: string, globs: string[]): Set<string> {
 
 /** The pnpm workspace around a folder, if any. */
 export function findWorkspace(dir: string): Workspace | undefined {
-  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
-    const file = path.join(current, 'pnpm-workspace.yaml');
+  for (let current = resolve(dir); ; current = dirname(current)) {
+    const file = join(current, 'pnpm-workspace.yaml');
     if (existsSync(file)) {
       return {
         root: current,
         members: memberNames(current, workspaceGlobs(file)),
-        changesets: existsSync(path.join(current, '.changeset', 'config.json')),
+        changesets: existsSync(join(current, '.changeset', 'config.json')),
       };
     }
-    if (path.dirname(current) === current) return undefined;
+    if (dirname(current) === current) return undefined;
   }
 }

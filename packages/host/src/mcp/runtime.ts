@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { join } from 'node:path';
 import type { AnyTool, ToolDefinition } from '@toolshed/core';
 import type { McpServerState } from '../types.js';
 
@@ -82,5 +82,5 @@ export async function loadMountRuntime(cwd: string): Promise<MountRuntime | unde
 
 /** Where the runtime keeps one manifest per server, keyed by a hash of its config. */
 export function cacheDir(cwd: string): string {
-  return path.join(cwd, 'node_modules', '.cache', 'toolshed', 'mcp');
+  return join(cwd, 'node_modules', '.cache', 'toolshed', 'mcp');
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Exposure } from '@toolshed/core';
 import { PluginError } from '@toolshed/core/contract';
 import { loadConfig } from '../config.js';
@@ -39,7 +39,7 @@ async function planRecord(entry: PlanEntry, locate: () => Source, context: Prepa
 }
 
 function declaredDependencies(cwd: string): DeclaredDependency[] {
-  const file = path.join(cwd, 'package.json');
+  const file = join(cwd, 'package.json');
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -70,7 +70,7 @@ function declaredDependencies(cwd: string): DeclaredDependency[] {
 /** Find and check every plugin; run the code only of those without a static manifest. */
 export async function plan(options: HostOptions): Promise<Plan> {
   // A cwd given in so many words is the root; otherwise the root is found upward, as npm finds its prefix.
-  const cwd = options.cwd !== undefined ? path.resolve(options.cwd) : findProjectRoot(process.cwd());
+  const cwd = options.cwd !== undefined ? resolve(options.cwd) : findProjectRoot(process.cwd());
   const env = options.env ?? process.env;
   const inCode = options.plugins !== undefined || options.mcpServers !== undefined;
   const loaded = loadConfig(cwd, options.config ?? (inCode ? false : undefined));

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { resolve } from 'node:path';
 import { PluginError } from '@toolshed/core/contract';
 import { findPackage, isDirectory, isPackageName, isPathSpec, readPackageJson } from '../package.js';
 import type { Source } from './source.js';
@@ -7,7 +7,7 @@ import type { Source } from './source.js';
 /** Find a plugin named by a package name or a path: a module file or a package. */
 export function resolveSpec(spec: string, baseDir: string, cwd: string): Source {
   if (isPathSpec(spec)) {
-    const target = path.resolve(baseDir, spec);
+    const target = resolve(baseDir, spec);
     if (isDirectory(target)) return { kind: 'package', dir: target, pkg: readPackageJson(target) };
     try {
       readFileSync(target);

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { FromEnv, McpServerConfig } from './api.js';
 import type { ServerTool } from './definitions.js';
 import { fnv1a64 } from './fnv1a.js';
@@ -21,7 +21,7 @@ export function configHash(config: McpServerConfig, cwd: string, fromEnv: FromEn
           command: config.command,
           args: config.args ?? [],
           env: entries(config.env, fromEnv.env),
-          cwd: path.resolve(cwd, config.cwd ?? '.'),
+          cwd: resolve(cwd, config.cwd ?? '.'),
         }
       : { url: config.url, headers: entries(config.headers, fromEnv.headers) };
   return fnv1a64(Buffer.from(JSON.stringify(identity), 'utf8'));
@@ -35,7 +35,7 @@ function entries(record: Record<string, string> | undefined, names: Record<strin
 }
 
 export function cacheFile(cacheDir: string, name: string): string {
-  return path.join(cacheDir, `${name}.json`);
+  return join(cacheDir, `${name}.json`);
 }
 
 /** The server's tools from its cache file, or undefined when missing, torn, of another version or another config. */
@@ -56,7 +56,7 @@ export function readCache(file: string, hash: string): ServerTool[] | undefined 
 
 /** Written to a temporary file and renamed over the old one, so a reader never sees half a file. */
 export function writeCache(file: string, hash: string, server: string, tools: ServerTool[]): void {
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true });
   // Unique to this writer: the process, then a random part for two writers in one process. It
   // names a file, it guards nothing, so Math.random does (node:crypto, or node:module to load
   // it lazily, would be one more module on every listing's start).

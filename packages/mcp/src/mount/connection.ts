@@ -1,6 +1,6 @@
 // The heavy half of a mount, imported when a server is first started: the MCP SDK lives here.
 import { statSync } from 'node:fs';
-import path from 'node:path';
+import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -81,7 +81,7 @@ export async function connect(config: McpServerConfig, cwd: string, events: Conn
   let transport: Transport;
   let stdio: StdioClientTransport | undefined;
   if ('command' in config) {
-    const dir = path.resolve(cwd, config.cwd ?? '.');
+    const dir = resolve(cwd, config.cwd ?? '.');
     // Checked here: a missing directory would otherwise read as "spawn node ENOENT".
     if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
       throw new Error(`could not start: its working directory ${dir} (from "cwd") is not a directory`);
