@@ -186,7 +186,9 @@ describe('two stdio servers: server-everything and the marker server', () => {
     const list = await loaded(['list']);
     // --import runs the bin itself through the ES module loader; everything it loads is required.
     expect(list.esm).toEqual(['cli/bin/toolshed.cjs']);
-    expect(list.cjs).toEqual(expect.arrayContaining(['host/dist/index.cjs', 'mcp/dist/mount/index.cjs', 'core/dist/contract.cjs']));
+    // Each server from the listing its mount kept: the mount itself is not loaded.
+    expect(list.cjs).toEqual(expect.arrayContaining(['host/dist/index.cjs', 'mcp/dist/listing/index.cjs', 'core/dist/contract.cjs']));
+    expect(list.cjs).not.toContain('mcp/dist/mount/index.cjs');
     expect(list.cjs.filter((file) => file.includes('@modelcontextprotocol'))).toEqual([]);
 
     const call = await loaded(['call', 'get-sum', '{"a":1,"b":2}']);
@@ -204,6 +206,34 @@ describe('two stdio servers: server-everything and the marker server', () => {
     const loaded = readFileSync(log, 'utf8').split('\n');
     expect(loaded).toContain('NativeModule internal/modules/esm/resolve');
     expect(loaded.filter((name) => /^NativeModule (module|crypto|internal\/crypto\/.*)$/.test(name))).toEqual([]);
+  });
+
+  it('an edited entry is listed right at once, by the mount from the cache (no server starts), which keeps its listing for the next', async () => {
+    const config = path.join(dir, 'toolshed.config.json');
+    const before = readFileSync(config, 'utf8');
+    const mounted = async () => {
+      const log = path.join(dir, 'modules-edited.log');
+      rmSync(log, { force: true });
+      const run = await toolshed(dir, ['list', '--json'], env, ['--import', moduleLogImport(log)]);
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      const names = (JSON.parse(run.stdout) as { name: string }[]).map((tool) => tool.name);
+      return { names, mount: loadedModules(readFileSync(log, 'utf8')).cjs.some((file) => file.endsWith('mcp/dist/mount/index.cjs')) };
+    };
+    try {
+      expect((await toolshed(dir, ['list'], env)).code).toBe(0); // the cache is filled (by the first test, or here)
+      const started = starts(marker);
+      const first = await mounted();
+      expect(first.mount).toBe(false);
+      writeFileSync(config, JSON.stringify({ mcpServers: [{ ...everything, rename: { echo: 'say_back' } }, markerServer()] }, null, 2));
+      const edited = await mounted();
+      expect(edited.mount).toBe(true);
+      expect(edited.names).toEqual(first.names.map((name) => (name === 'echo' ? 'say_back' : name)));
+      const next = await mounted();
+      expect(next).toEqual({ names: edited.names, mount: false });
+      expect(starts(marker)).toBe(started);
+    } finally {
+      writeFileSync(config, before);
+    }
   });
 
   it("a server's progress reaches the transcript as call.progress events, and a timeout ends the call and the command", async () => {

@@ -32,7 +32,7 @@ function anyFailed(result: Plan): boolean {
  * main entry when every plugin has a manifest, so listings stay cheap.
  */
 export async function inspectPlugins(options: HostOptions = {}): Promise<Inspection> {
-  const result = await plan(options);
+  const result = await plan(options, 'list');
   const plugins = snapshot(result.records);
   // A server started here only to list its tools (it had no cache) is not kept running.
   await closeMounts(result.records);

@@ -29,17 +29,30 @@ export interface FromEnv {
 
 export interface MountRuntime {
   checkServerConfig(value: unknown, where: string): ResolvedServerConfig;
-  /** `fromEnv`: the cache is keyed on these names, not the values (an older @toolshed/mcp ignores it and hashes the values). */
+  /**
+   * `fromEnv`: the cache is keyed on these names, not the values (an older @toolshed/mcp ignores
+   * it and hashes the values). `written`: the entry as the config wrote it, under which the
+   * mount keeps its listing for `@toolshed/mcp/listing`.
+   */
   mountServer(
     config: ResolvedServerConfig,
-    ctx: { cwd: string; cacheDir: string; fromEnv?: FromEnv; log?: (line: string) => void },
+    ctx: { cwd: string; cacheDir: string; fromEnv?: FromEnv; written?: Record<string, unknown>; log?: (line: string) => void },
   ): McpMount;
+}
+
+/** `@toolshed/mcp/listing`: what a server's mount kept for a listing, read without the mount. */
+export interface ListingRuntime {
+  readListing(
+    written: Record<string, unknown>,
+    ctx: { cwd: string; cacheDir: string },
+  ): { definitions: ToolDefinition[]; notices: string[] } | undefined;
 }
 
 export const INSTALL_MCP = 'install @toolshed/mcp to mount MCP servers: npm install @toolshed/mcp';
 
 // Typed as string so that TypeScript does not look for the optional peer's types.
-const ENTRY: string = '@toolshed/mcp/mount';
+const MOUNT: string = '@toolshed/mcp/mount';
+const LISTING: string = '@toolshed/mcp/listing';
 
 function notFound(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException)?.code;
@@ -55,29 +68,39 @@ async function ownRequire(): Promise<NodeJS.Require> {
 }
 
 /**
- * The mount runtime, or undefined when @toolshed/mcp is not installed. Looked up from the
+ * An entry of @toolshed/mcp, or undefined when it is not installed. Looked up from the
  * project root first, as plugins are (pnpm's layout hides a project's packages from ours),
  * then beside host as its optional peer. Loaded only when a config names MCP servers.
  */
-export async function loadMountRuntime(cwd: string): Promise<MountRuntime | undefined> {
+async function loadMcp<T>(entry: string, cwd: string): Promise<T | undefined> {
   const load = await ownRequire();
   let file: string | undefined;
   try {
-    file = load.resolve(ENTRY, { paths: [cwd] });
+    file = load.resolve(entry, { paths: [cwd] });
   } catch (error) {
     if (!notFound(error)) throw error;
   }
   // By require(): every @toolshed/mcp in host's peer range resolves `require` to a CommonJS
-  // build of the mount, so a listing that reads the servers' cached tools never starts Node's
-  // ES module loader (~2 ms), on any supported Node.
-  if (file) return load(file) as MountRuntime;
+  // build of its entries, so a listing of the servers' cached tools never starts Node's ES
+  // module loader (~2 ms), on any supported Node.
+  if (file) return load(file) as T;
   try {
-    return (await import(ENTRY)) as MountRuntime;
+    return (await import(entry)) as T;
   } catch (error) {
     // Only @toolshed/mcp itself missing; a fault inside an installed copy is shown as it is.
     if (notFound(error) && String((error as Error).message).includes('@toolshed/mcp')) return undefined;
     throw error;
   }
+}
+
+/** The mount runtime (`@toolshed/mcp/mount`), or undefined when @toolshed/mcp is not installed. */
+export function loadMountRuntime(cwd: string): Promise<MountRuntime | undefined> {
+  return loadMcp<MountRuntime>(MOUNT, cwd);
+}
+
+/** `@toolshed/mcp/listing`, or undefined when @toolshed/mcp is not installed. */
+export function loadListingRuntime(cwd: string): Promise<ListingRuntime | undefined> {
+  return loadMcp<ListingRuntime>(LISTING, cwd);
 }
 
 /** Where the runtime keeps one manifest per server, keyed by a hash of its config. */

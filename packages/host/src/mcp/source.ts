@@ -2,11 +2,14 @@ import type { ToolDefinition } from '@toolshed/core';
 import { describeThrown, isEnvReference, isRecord, PluginError, resolveEnvReferences } from '@toolshed/core/contract';
 import type { PlanEntry } from '../plan/entry.js';
 import { failedState, newAbout, type About, type PluginRecord } from '../plan/record.js';
+import type { Source } from '../plan/source.js';
 import type { PlannedTool, PluginState } from '../plan/state.js';
 import {
   cacheDir,
   type FromEnv,
   INSTALL_MCP,
+  type ListingRuntime,
+  loadListingRuntime,
   loadMountRuntime,
   type McpMount,
   type MountRuntime,
@@ -29,6 +32,11 @@ export interface McpPlanContext {
   refresh: boolean;
   /** Server stderr lines and the runtime's notices. */
   log?: (line: string) => void;
+  /**
+   * Planning for a listing (inspectPlugins), which loads nothing: a server whose mount kept a
+   * listing for its entry is planned from that, and the mount is loaded only for the others.
+   */
+  listing?: boolean;
 }
 
 /** A server's record before it has a state: the state is what planning it gives. */
@@ -105,6 +113,7 @@ async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanC
     cwd: ctx.cwd,
     cacheDir: cacheDir(ctx.cwd),
     fromEnv: secrets.fromEnv,
+    written: server.entry,
     ...(ctx.log ? { log: ctx.log } : {}),
   });
   about.server = { ...about.server!, mount };
@@ -124,18 +133,61 @@ async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanC
   about.server.cached = cached !== undefined;
   // Tools the server offers that cannot be mounted: said where `toolshed plugins` shows the server.
   about.warnings.push(...(mount.notices?.() ?? []));
-  const timeoutMs = typeof config.timeoutMs === 'number' ? { timeoutMs: config.timeoutMs } : {};
+  const state = plannedState(definitions, config.timeoutMs, { kind: 'mcp', mount }, about);
+  watchChanges(about, mount, about.offered);
+  return state;
+}
+
+/** A server's tools as planned: each definition with the server's timeout, by the name the server gives it. */
+function plannedState(definitions: ToolDefinition[], timeout: unknown, source: Source, about: About): PluginState {
+  const timeoutMs = typeof timeout === 'number' ? { timeoutMs: timeout } : {};
   const manifest = definitions.map((definition) => ({ definition, ...timeoutMs }));
   const tools: PlannedTool[] = manifest.map((tool) => ({ original: tool.definition.name, ...tool }));
   about.offered = tools.map((tool) => tool.original);
-  watchChanges(about, mount, about.offered);
-  return { status: 'planned', source: { kind: 'mcp', mount }, manifest, tools };
+  return { status: 'planned', source, manifest, tools };
+}
+
+/**
+ * The state a server's kept listing gives (see ListingRuntime), or undefined when its mount
+ * kept none for this entry as written: then planOne plans it with the mount, which keeps one.
+ * The entry passed the mount's check when its listing was kept, and the listing is keyed on all
+ * of it, so its timeout is read from it as written.
+ */
+function listedState(server: ServerEntry, listing: ListingRuntime, ctx: McpPlanContext, about: About): PluginState | undefined {
+  try {
+    // A variable the entry names must be set now too; without it planOne says which.
+    resolveSecrets(server, ctx.env);
+  } catch {
+    return undefined;
+  }
+  const kept = listing.readListing(server.entry, { cwd: ctx.cwd, cacheDir: cacheDir(ctx.cwd) });
+  if (!kept) return undefined;
+  about.server = { ...about.server!, cached: true };
+  about.warnings.push(...kept.notices);
+  return plannedState(kept.definitions, server.entry.timeoutMs, { kind: 'mcp-listing' }, about);
+}
+
+/** For a listing: each server's state from its kept listing, where there is one. */
+async function listedStates(servers: ServerEntry[], abouts: About[], ctx: McpPlanContext): Promise<(PluginState | undefined)[]> {
+  // Any fault in loading it leaves every server to the mount, which shows a broken install as it is.
+  const listing = await loadListingRuntime(ctx.cwd).catch(() => undefined);
+  return listing ? servers.map((server, index) => listedState(server, listing, ctx, abouts[index]!)) : [];
 }
 
 /** One record per server, in the order given; a broken entry fails only its own record. */
 export async function planMcpServers(servers: ServerEntry[], ctx: McpPlanContext): Promise<PluginRecord[]> {
   if (servers.length === 0) return [];
   const parts = servers.map(serverRecordParts);
+  // A listing of servers whose mounts all kept one loads neither the mount nor @toolshed/core/contract with it.
+  const listed =
+    ctx.listing && !ctx.refresh
+      ? await listedStates(
+          servers,
+          parts.map((part) => part.about),
+          ctx,
+        )
+      : [];
+  if (servers.every((_, index) => listed[index] !== undefined)) return parts.map((part, index) => ({ ...part, state: listed[index]! }));
   const runtime = await loadMountRuntime(ctx.cwd);
   if (!runtime)
     return parts.map((part) => ({
@@ -146,6 +198,8 @@ export async function planMcpServers(servers: ServerEntry[], ctx: McpPlanContext
   const states = await Promise.all(
     servers.map((server, index) => {
       const { about } = parts[index]!;
+      const kept = listed[index];
+      if (kept) return kept;
       // Whatever goes wrong with one server is its own failure, never the whole plan's.
       return planOne(server, runtime, ctx, about).catch((error: unknown) => failedState(about, error, undefined, 'startup'));
     }),

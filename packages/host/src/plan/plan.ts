@@ -67,8 +67,12 @@ function declaredDependencies(cwd: string): DeclaredDependency[] {
   return [...declared.values()];
 }
 
-/** Find and check every plugin; run the code only of those without a static manifest. */
-export async function plan(options: HostOptions): Promise<Plan> {
+/**
+ * Find and check every plugin; run the code only of those without a static manifest. `purpose`
+ * 'list' plans for inspectPlugins, which loads nothing: a server may then be planned from the
+ * listing its mount kept, without the mount.
+ */
+export async function plan(options: HostOptions, purpose: 'load' | 'list' = 'load'): Promise<Plan> {
   // A cwd given in so many words is the root; otherwise the root is found upward, as npm finds its prefix.
   const cwd = options.cwd !== undefined ? resolve(options.cwd) : findProjectRoot(process.cwd());
   const env = options.env ?? process.env;
@@ -110,7 +114,13 @@ export async function plan(options: HostOptions): Promise<Plan> {
   // After the check for plugins named twice (a server's name is not a package's), before discovery
   // (so a discovered plugin offering a tool name a server has is the one skipped).
   records.push(
-    ...(await planMcpServers(serverEntries(options, loaded), { cwd, env, refresh: options.refreshServers === true, ...mcpLog(options) })),
+    ...(await planMcpServers(serverEntries(options, loaded), {
+      cwd,
+      env,
+      refresh: options.refreshServers === true,
+      listing: purpose === 'list',
+      ...mcpLog(options),
+    })),
   );
 
   if (discover) {

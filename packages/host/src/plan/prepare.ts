@@ -73,6 +73,7 @@ export async function prepare(
       return { state: { status: 'planned', source, manifest, tools }, ...(options ? { options } : {}) };
     }
     case 'mcp':
+    case 'mcp-listing':
       // A server is planned by planMcpServers (cache or refresh), never from a plugin entry.
       throw new Error('an MCP server is planned by planMcpServers, not prepare');
   }

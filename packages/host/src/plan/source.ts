@@ -14,6 +14,8 @@ export type Source =
   /** An installed package (or a package folder named by path), found by its package.json. */
   | { kind: 'package'; dir: string; pkg: PackageJson }
   /** An MCP server mounted from `mcpServers`: its tools run through the mount (planned in mcp/source.ts). */
-  | { kind: 'mcp'; mount: McpMount };
+  | { kind: 'mcp'; mount: McpMount }
+  /** An MCP server planned for a listing from what its mount kept (`@toolshed/mcp/listing`): a listing loads nothing. */
+  | { kind: 'mcp-listing' };
 
 export type SourceKind = Source['kind'];

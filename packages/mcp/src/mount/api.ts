@@ -86,6 +86,13 @@ export interface MountContext {
    * Left out, every value enters the key (hashed).
    */
   fromEnv?: FromEnv;
+  /**
+   * The server's entry as its config wrote it (`{"env": NAME}` references as such, never their
+   * values). Given, the mount keeps what it made of its cached tools for this entry, the
+   * definitions and notices, in the server's cache file, where `@toolshed/mcp/listing` reads it
+   * for a listing that loads no mount (see `readListing`).
+   */
+  written?: Readonly<Record<string, unknown>>;
 }
 
 /** Keys of a server's `env` and `headers`, each with the environment variable it was read from. */

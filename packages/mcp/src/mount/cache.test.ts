@@ -94,7 +94,7 @@ describe('the manifest cache', () => {
   it('reads back what it wrote, and nothing for another hash', () => {
     const file = cacheFile(dir, 's');
     writeCache(file, 'hash-a', 's', [tool('a')]);
-    expect(readCache(file, 'hash-a')).toEqual([tool('a')]);
+    expect(readCache(file, 'hash-a')).toEqual({ tools: [tool('a')] });
     expect(readCache(file, 'hash-b')).toBeUndefined();
     expect(readCache(cacheFile(dir, 'missing'), 'hash-a')).toBeUndefined();
   });
@@ -149,10 +149,10 @@ describe('the manifest cache', () => {
       while (!done) {
         // Bursts of reads between turns of the event loop, so the writers' exits are noticed.
         for (let i = 0; i < 20; i++) {
-          const tools = readCache(file, 'hash-a');
+          const cache = readCache(file, 'hash-a');
           reads += 1;
-          if (!tools) torn += 1;
-          else seen.add(tools[0]!.name);
+          if (!cache) torn += 1;
+          else seen.add(cache.tools[0]!.name);
         }
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -160,7 +160,7 @@ describe('the manifest cache', () => {
       expect(reads).toBeGreaterThan(10);
       expect(torn).toBe(0);
       expect(seen.has('one0') || seen.has('two0')).toBe(true);
-      expect(readCache(file, 'hash-a')).toHaveLength(2000);
+      expect(readCache(file, 'hash-a')?.tools).toHaveLength(2000);
       // No temporary file is left behind.
       expect(readdirSync(dir).sort()).toEqual(['cache-writer.mjs', 's.json']);
     },

@@ -1,7 +1,7 @@
 import { hasBrand, isRecord } from '@toolshed/core/contract';
 import type { McpServerConfig, ToolMarks } from './api.js';
+import { SERVER_NAME } from './server-name.js';
 
-const SERVER_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const COMMON_KEYS = ['name', 'include', 'exclude', 'rename', 'annotations', 'timeoutMs', 'startTimeoutMs', 'transport'];
 const STDIO_KEYS = ['command', 'args', 'env', 'cwd'];
 const HTTP_KEYS = ['url', 'headers'];

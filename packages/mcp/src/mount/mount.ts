@@ -7,6 +7,7 @@ import { checkServerConfig } from './config.js';
 import type { Connection } from './connection.js';
 import { mountTools, type Mounted, type ServerTool } from './definitions.js';
 import { forget, remember, track, untrack } from './lifecycle.js';
+import { listingKey } from './listing.js';
 
 /** Wait before start attempt n+1 after n failures in a row: at once, then 0.5 s doubling to 30 s. */
 export function backoffMs(failures: number): number {
@@ -45,6 +46,8 @@ class ServerMount implements McpMount {
   readonly #ctx: MountContext;
   readonly #file: string;
   #hash: string | undefined;
+  /** null: no listing is kept (no version to key it on). */
+  #listing: string | null | undefined;
   #mounted: Mounted | undefined;
   #state: McpServerState = { status: 'idle' };
   #connection: Connection | undefined;
@@ -77,6 +80,27 @@ class ServerMount implements McpMount {
     return this.#hash;
   }
 
+  /** The key of this entry's listing (see MountContext.written), or undefined when none is kept. */
+  #listingKey(): string | undefined {
+    const { written } = this.#ctx;
+    if (written === undefined) return undefined;
+    this.#listing ??= listingKey(written, this.#ctx.cwd) ?? null;
+    return this.#listing ?? undefined;
+  }
+
+  /** Writes the server's cache: its tools, and what was made of them for the entry as written, if given. */
+  #write(tools: ServerTool[], mounted: Mounted): void {
+    const key = this.#listingKey();
+    const listing = key === undefined ? undefined : { key, definitions: this.#definitions(mounted), notices: mounted.notices };
+    try {
+      writeCache(this.#file, this.#key(), this.name, tools, listing);
+    } catch (error) {
+      this.#log(
+        `${this.#server}: could not write its manifest cache ${this.#file}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
   #log(line: string): void {
     this.#ctx.log?.(line);
   }
@@ -94,9 +118,12 @@ class ServerMount implements McpMount {
   }
 
   cached(): ToolDefinition[] | undefined {
-    const tools = readCache(this.#file, this.#key());
-    if (!tools) return undefined;
-    const mounted = this.#mounted ?? this.#use(tools);
+    const cache = readCache(this.#file, this.#key());
+    if (!cache) return undefined;
+    const mounted = this.#mounted ?? this.#use(cache.tools);
+    // Kept once per entry: the next listing of the same entry reads it without this runtime.
+    const key = this.#listingKey();
+    if (key !== undefined && cache.listing?.key !== key) this.#write(cache.tools, mounted);
     return this.#definitions(mounted);
   }
 
@@ -134,14 +161,9 @@ class ServerMount implements McpMount {
       }
     });
     this.#failures = 0;
-    try {
-      writeCache(this.#file, this.#key(), this.name, usable);
-    } catch (error) {
-      this.#log(
-        `${this.#server}: could not write its manifest cache ${this.#file}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-    return this.#use(usable, adopt);
+    const mounted = this.#use(usable, adopt);
+    this.#write(usable, mounted);
+    return mounted;
   }
 
   tool(name: string): AnyTool {

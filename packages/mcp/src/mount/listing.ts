@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import type { ToolDefinition } from '@toolshed/core';
+import { fnv1a64 } from './fnv1a.js';
+
+/**
+ * What a mount made of a server's cached tools for one config entry: the definitions a listing
+ * shows and the notices it gives (tools left out, and why). The mount keeps it in the server's
+ * cache file beside the tools it was made from, so `@toolshed/mcp/listing` can give it to a
+ * listing without this runtime: a cached `toolshed list` then loads neither the mount (and
+ * @toolshed/core/contract with it) nor runs its checks of the config and every tool.
+ */
+export interface McpListing {
+  definitions: ToolDefinition[];
+  notices: string[];
+}
+
+/** Raised when what a listing holds is made differently; a new version of the package does that too (see listingKey). */
+const LISTING_FORMAT = 1;
+
+let version: string | null | undefined;
+
+/**
+ * This copy's version, from the package.json above its module (found upward: the module may be
+ * src/mount, dist/mount, dist/listing or a chunk below them), or null when there is none, as in a
+ * bundle that copied the code: then no listing is kept or read.
+ */
+function packageVersion(): string | null {
+  if (version !== undefined) return version;
+  version = null;
+  for (const up of ['./', '../', '../../', '../../../', '../../../../']) {
+    let pkg: { name?: unknown; version?: unknown };
+    try {
+      pkg = JSON.parse(readFileSync(new URL(`${up}package.json`, import.meta.url), 'utf8')) as typeof pkg;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      break;
+    }
+    if (pkg.name === '@toolshed/mcp' && typeof pkg.version === 'string') version = pkg.version;
+    break;
+  }
+  return version;
+}
+
+/** The value with every object's keys in order, so an entry written in another key order keys the same. */
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+  );
+}
+
+/**
+ * The key of a server's listing: its config entry as written, whole (so any change to it, a
+ * field the check would refuse included, misses), with `{"env": NAME}` references as such and
+ * never the values they stand for; the project folder; and this package's version, since a new
+ * version may check and mount the same entry differently. Undefined without a version.
+ */
+export function listingKey(written: Readonly<Record<string, unknown>>, cwd: string): string | undefined {
+  const own = packageVersion();
+  if (own === null) return undefined;
+  return fnv1a64(Buffer.from(JSON.stringify([LISTING_FORMAT, own, cwd, sorted(written)]), 'utf8'));
+}
