@@ -236,6 +236,16 @@ describe('two stdio servers: server-everything and the marker server', () => {
     }
   });
 
+  it('a kept listing does not stand in for a variable the entry names: unset, the listing fails naming it, as without one', async () => {
+    expect((await toolshed(dir, ['list'], env)).code).toBe(0); // the cache and the listings are kept (by the first test, or here)
+    const unset = await toolshed(dir, ['list'], { TEST_MARKER: undefined });
+    expect(unset.code).toBe(1);
+    expect(unset.stderr).toContain(
+      'mcp server "marker" [options]: option env.MARKER_FILE refers to environment variable TEST_MARKER, which is not set.',
+    );
+    expect(unset.stdout).toBe('');
+  });
+
   it("a server's progress reaches the transcript as call.progress events, and a timeout ends the call and the command", async () => {
     const transcript = path.join(dir, 'transcript.jsonl');
     const run = await toolshed(
