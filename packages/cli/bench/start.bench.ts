@@ -101,8 +101,9 @@ const lines = (count: number) => (stdout: string) => {
 
 /**
  * Two MCP servers mounted (server-everything and the tests' marker server, over stdio) with
- * their tool lists cached by one `toolshed list` here; `list` must then start neither: the
- * marker server appends to marker.log whenever it starts, and a sample that grew it throws.
+ * their tool lists cached, and the listings their mounts keep, by one `toolshed list` here;
+ * `list` must then start neither: the marker server appends to marker.log whenever it starts,
+ * and a sample that grew it throws.
  */
 function mountedProject(): { dir: string; tools: number; unstarted: () => void } {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolshed-bench-mcp-')));
