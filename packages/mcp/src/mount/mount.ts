@@ -46,8 +46,8 @@ class ServerMount implements McpMount {
   readonly #ctx: MountContext;
   readonly #file: string;
   #hash: string | undefined;
-  /** null: no listing is kept (no version to key it on). */
-  #listing: string | null | undefined;
+  /** The key of this entry's listing; null when none is kept (no version to key it on). */
+  #listingKey: string | null | undefined;
   #mounted: Mounted | undefined;
   #state: McpServerState = { status: 'idle' };
   #connection: Connection | undefined;
@@ -81,16 +81,16 @@ class ServerMount implements McpMount {
   }
 
   /** The key of this entry's listing (see MountContext.written), or undefined when none is kept. */
-  #listingKey(): string | undefined {
+  #keyOfListing(): string | undefined {
     const { written } = this.#ctx;
     if (written === undefined) return undefined;
-    this.#listing ??= listingKey(written, this.#ctx.cwd) ?? null;
-    return this.#listing ?? undefined;
+    this.#listingKey ??= listingKey(written, this.#ctx.cwd) ?? null;
+    return this.#listingKey ?? undefined;
   }
 
   /** Writes the server's cache: its tools, and what was made of them for the entry as written, if given. */
   #write(tools: ServerTool[], mounted: Mounted): void {
-    const key = this.#listingKey();
+    const key = this.#keyOfListing();
     const listing = key === undefined ? undefined : { key, definitions: this.#definitions(mounted), notices: mounted.notices };
     try {
       writeCache(this.#file, this.#key(), this.name, tools, listing);
@@ -122,7 +122,7 @@ class ServerMount implements McpMount {
     if (!cache) return undefined;
     const mounted = this.#mounted ?? this.#use(cache.tools);
     // Kept once per entry: the next listing of the same entry reads it without this runtime.
-    const key = this.#listingKey();
+    const key = this.#keyOfListing();
     if (key !== undefined && cache.listing?.key !== key) this.#write(cache.tools, mounted);
     return this.#definitions(mounted);
   }
