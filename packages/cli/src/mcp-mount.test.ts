@@ -64,9 +64,11 @@ function project(config: object, options: { echo?: boolean } = {}): string {
   return dir;
 }
 
-const cacheFiles = (dir: string) => {
+/** The servers' cache files (`<name>.json`), and beside them the listings their mounts keep (`<name>.listing.json`). */
+const cacheFiles = (dir: string, kind: 'tools' | 'listings' = 'tools') => {
   const cache = path.join(dir, 'node_modules/.cache/toolshed/mcp');
-  return existsSync(cache) ? readdirSync(cache).filter((file) => file.endsWith('.json')) : [];
+  const listing = (file: string) => file.endsWith('.listing.json');
+  return existsSync(cache) ? readdirSync(cache).filter((file) => file.endsWith('.json') && (kind === 'listings') === listing(file)) : [];
 };
 
 /** The marker server over stdio; it appends a line to $TEST_MARKER each time it starts. */
@@ -527,7 +529,11 @@ describe('a stdio env value from {"env": NAME}', () => {
     const files = cacheFiles(dir);
     expect(files).toHaveLength(1);
     const cached = readFileSync(path.join(dir, 'node_modules/.cache/toolshed/mcp', files[0]!), 'utf8');
-    const everything = cached + runs.map((run) => run.stdout + run.stderr).join('\n');
+    const listings = cacheFiles(dir, 'listings').map((name) =>
+      readFileSync(path.join(dir, 'node_modules/.cache/toolshed/mcp', name), 'utf8'),
+    );
+    expect(listings).toHaveLength(1);
+    const everything = [cached, ...listings].join('\n') + runs.map((run) => run.stdout + run.stderr).join('\n');
     for (const encoding of [secret, Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('hex'), JSON.stringify(secret)]) {
       expect(everything).not.toContain(encoding);
     }
@@ -552,6 +558,8 @@ describe('a stdio env value from {"env": NAME}', () => {
     expect(JSON.parse(list.stdout).map((tool: { name: string }) => tool.name)).toContain('whoami');
     expect(starts(second.TEST_MARKER)).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(cached);
+    // The listing, too, is keyed on the variable's name: it was read as kept, not made again.
+    expect(cacheFiles(dir, 'listings')).toEqual([`${server.name}.listing.json`]);
 
     expect(await toolshed(dir, ['call', 'whoami', '{}'], second)).toMatchObject({ code: 0, stdout: 'marker-server over stdio\n' });
     expect(starts(second.TEST_MARKER)).toBe(1);
@@ -594,6 +602,10 @@ describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token fr
     expect(cached).toContain('whoami');
     const plugins = await toolshed(dir, ['plugins', '--json', '--refresh'], env);
     expect(plugins.code).toBe(0);
+    const listings = cacheFiles(dir, 'listings').map((name) =>
+      readFileSync(path.join(dir, 'node_modules/.cache/toolshed/mcp', name), 'utf8'),
+    );
+    expect(listings).toHaveLength(1);
     for (const encoding of [
       token,
       Buffer.from(token).toString('base64'),
@@ -601,6 +613,7 @@ describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token fr
       encodeURIComponent(`Bearer ${token}`),
     ]) {
       expect(cached).not.toContain(encoding);
+      for (const listing of listings) expect(listing).not.toContain(encoding);
       expect(readFileSync(path.join(dir, 'node_modules/.cache/toolshed/mcp', files[0]!), 'utf8')).not.toContain(encoding);
       expect(plugins.stdout + plugins.stderr + run.stdout + run.stderr).not.toContain(encoding);
     }

@@ -1,7 +1,7 @@
 // @toolshed/mcp/listing: what a server's mount kept for a listing, read without the mount. It
 // needs neither the MCP SDK nor @toolshed/core at run time, so a host lists cached servers
 // (`toolshed list`, `schema`, `context`) without loading @toolshed/mcp/mount at all.
-import { cacheFile, readListing as readKept } from '../mount/cache.js';
+import { readListing as readKept } from '../mount/cache.js';
 import { listingKey, type McpListing } from '../mount/listing.js';
 import { SERVER_NAME } from '../mount/server-name.js';
 
@@ -18,12 +18,13 @@ export interface ListingContext {
  * The definitions and notices a mount kept for this server entry (`written`: as the config
  * wrote it, `{"env": NAME}` references as such; see MountContext.written), or undefined when it
  * kept none for it: the entry, the project or this package's version changed, the server's
- * tools were listed again since, or the cache is missing or torn. Then mount the server.
+ * tools were written again since (by any process), or a file is missing or torn. Then mount
+ * the server.
  * Nothing is checked but the key: what is read was made by the mount from an entry it checked.
  */
 export function readListing(written: Readonly<Record<string, unknown>>, ctx: ListingContext): McpListing | undefined {
   const { name } = written;
   if (typeof name !== 'string' || !SERVER_NAME.test(name)) return undefined;
   const key = listingKey(written, ctx.cwd);
-  return key === undefined ? undefined : readKept(cacheFile(ctx.cacheDir, name), key);
+  return key === undefined ? undefined : readKept(ctx.cacheDir, name, key);
 }

@@ -1,8 +1,11 @@
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'rolldown';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cacheFile, configHash, writeCache } from '../mount/cache.js';
+import { cacheFile, configHash, listingFile, readCache, writeCache } from '../mount/cache.js';
 import type { ServerTool } from '../mount/definitions.js';
 import { everything, fault, packageDir, registryOf, type Scratch, scratch } from '../mount/mount.fixture.js';
 import { mountServer } from '../mount/mount.js';
@@ -77,26 +80,103 @@ describe('readListing', () => {
     mount.cached();
     expect(readListing(written, ctx())?.definitions).toHaveLength(2);
     expect(readFileSync(cacheFile(s.ctx.cacheDir, 'speaker'), 'utf8')).not.toContain('s3cr3t');
+    expect(readFileSync(listingFile(s.ctx.cacheDir, 'speaker'), 'utf8')).not.toContain('s3cr3t');
   });
 
-  it('gives nothing from a torn, garbled or hand-made file', () => {
+  it('gives nothing from a torn, garbled or hand-made file, of the tools or of the listing', () => {
     cachedMount(entry).cached();
     const file = cacheFile(s.ctx.cacheDir, 'speaker');
+    const kept = listingFile(s.ctx.cacheDir, 'speaker');
     const whole = readFileSync(file, 'utf8');
+    const listed = readFileSync(kept, 'utf8');
+    expect(readListing(entry, ctx())).toBeDefined();
     writeFileSync(file, whole.slice(0, whole.length / 2));
     expect(readListing(entry, ctx())).toBeUndefined();
-    const parsed = JSON.parse(whole);
+    writeFileSync(file, whole);
+    writeFileSync(kept, listed.slice(0, listed.length / 2));
+    expect(readListing(entry, ctx())).toBeUndefined();
+    const parsed = JSON.parse(listed);
     for (const listing of [
-      { ...parsed.listing, definitions: 'all of them' },
-      { ...parsed.listing, definitions: [{ description: 'no name' }] },
-      { ...parsed.listing, notices: [1] },
-      { ...parsed.listing, key: 7 },
+      { ...parsed, definitions: 'all of them' },
+      { ...parsed, definitions: [{ description: 'no name' }] },
+      { ...parsed, notices: [1] },
+      { ...parsed, key: 7 },
+      { ...parsed, generation: 'another write' },
     ]) {
-      writeFileSync(file, JSON.stringify({ ...parsed, listing }));
+      writeFileSync(kept, JSON.stringify(listing));
       expect(readListing(entry, ctx())).toBeUndefined();
     }
-    writeFileSync(file, JSON.stringify({ ...parsed, version: 2 }));
+    writeFileSync(kept, JSON.stringify({ ...parsed, version: 2 }));
     expect(readListing(entry, ctx())).toBeUndefined();
+    writeFileSync(kept, listed);
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(whole), version: 2 }));
+    expect(readListing(entry, ctx())).toBeUndefined();
+    writeFileSync(file, whole);
+    expect(readListing(entry, ctx())).toBeDefined();
+  });
+
+  it('keeping a listing never writes the tools: a refresh made at the same time is never put back', () => {
+    const mount = cachedMount(entry);
+    const file = cacheFile(s.ctx.cacheDir, 'speaker');
+    const before = readFileSync(file, 'utf8');
+    const { ino } = statSync(file);
+    mount.cached();
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(statSync(file).ino).toBe(ino);
+    expect(readListing(entry, ctx())?.definitions).toHaveLength(2);
+    // Another process lists the server again (new tools) after this mount read the old ones: the
+    // listing kept from the old ones is not read for the new ones.
+    const config = entry as unknown as Parameters<typeof mountServer>[0];
+    writeCache(file, configHash(config, s.ctx.cwd), 'speaker', [tools[0]!]);
+    expect(readListing(entry, ctx())).toBeUndefined();
+    const fresh = mountServer(config, { ...s.ctx, written: entry });
+    s.mounts.push(fresh);
+    expect(fresh.cached()!.map((definition) => definition.name)).toEqual(['speak']);
+    expect(readListing(entry, ctx())?.definitions.map((definition) => definition.name)).toEqual(['speak']);
+  });
+
+  it('a process listing the server again 200 times while mounts keep listings: the tools end as last written, and no listing of older tools is read', async () => {
+    const config = entry as unknown as Parameters<typeof mountServer>[0];
+    const file = cacheFile(s.ctx.cacheDir, 'speaker');
+    const hash = configHash(config, s.ctx.cwd);
+    writeCache(file, hash, 'speaker', [{ ...tools[0]!, name: 't0' }]);
+    // The writer runs this package's own cache module, bundled (the package ships it only so).
+    const module = path.join(s.dir, 'cache-writer.mjs');
+    await build({
+      input: fileURLToPath(new URL('../mount/cache.ts', import.meta.url)),
+      platform: 'node',
+      external: /^node:/,
+      output: { file: module, format: 'esm' },
+      logLevel: 'silent',
+    });
+    const write = `({ writeCache }) => {
+      for (let i = 1; i <= 200; i++) writeCache(${JSON.stringify(file)}, ${JSON.stringify(hash)}, 'speaker', [{ name: 't' + i, inputSchema: { type: 'object' } }]);
+    }`;
+    const written = new Promise<number | null>((resolve) =>
+      spawn(process.execPath, ['-e', `import(${JSON.stringify(pathToFileURL(module).href)}).then(${write});`], { stdio: 'inherit' }).on(
+        'exit',
+        resolve,
+      ),
+    );
+    let done = false;
+    void written.then(() => (done = true));
+    let kept = 0;
+    while (!done) {
+      const mount = mountServer(config, { ...s.ctx, written: entry });
+      if (mount.cached()) kept += 1;
+      await mount.close();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await written).toBe(0);
+    expect(kept).toBeGreaterThan(0);
+    expect(readCache(file, hash)!.tools.map((tool) => tool.name)).toEqual(['t200']);
+    const listing = readListing(entry, ctx());
+    if (listing) expect(listing.definitions.map((definition) => definition.name)).toEqual(['t200']);
+    // The next mount keeps the listing of what is there.
+    const last = mountServer(config, { ...s.ctx, written: entry });
+    s.mounts.push(last);
+    last.cached();
+    expect(readListing(entry, ctx())!.definitions.map((definition) => definition.name)).toEqual(['t200']);
   });
 
   it('a copy of another version of the package, or one without its package.json, reads nothing this one kept', () => {

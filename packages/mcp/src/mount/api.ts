@@ -89,8 +89,8 @@ export interface MountContext {
   /**
    * The server's entry as its config wrote it (`{"env": NAME}` references as such, never their
    * values). Given, the mount keeps what it made of its cached tools for this entry, the
-   * definitions and notices, in the server's cache file, where `@toolshed/mcp/listing` reads it
-   * for a listing that loads no mount (see `readListing`).
+   * definitions and notices, beside the server's cache file, where `@toolshed/mcp/listing` reads
+   * it for a listing that loads no mount (see `readListing`).
    */
   written?: Readonly<Record<string, unknown>>;
 }

@@ -94,7 +94,7 @@ describe('the manifest cache', () => {
   it('reads back what it wrote, and nothing for another hash', () => {
     const file = cacheFile(dir, 's');
     writeCache(file, 'hash-a', 's', [tool('a')]);
-    expect(readCache(file, 'hash-a')).toEqual({ tools: [tool('a')] });
+    expect(readCache(file, 'hash-a')).toEqual({ tools: [tool('a')], generation: expect.any(String) });
     expect(readCache(file, 'hash-b')).toBeUndefined();
     expect(readCache(cacheFile(dir, 'missing'), 'hash-a')).toBeUndefined();
   });

@@ -39,13 +39,25 @@ export function cacheFile(cacheDir: string, name: string): string {
   return join(cacheDir, `${name}.json`);
 }
 
-/** A server's cache file as read: its tools, and the listing kept beside them, if any. */
-export interface CacheEntry {
-  tools: ServerTool[];
-  listing?: McpListing & { key: string };
+/** Where a server's listing is kept: a file of its own, so keeping one never rewrites the tools (see readListing). */
+export function listingFile(cacheDir: string, name: string): string {
+  return join(cacheDir, `${name}.listing.json`);
 }
 
-function parseCache(file: string): Record<string, unknown> | undefined {
+/** A server's cache file as read: its tools, and the generation of that write. */
+export interface CacheEntry {
+  tools: ServerTool[];
+  generation: string;
+}
+
+/** A listing as kept: its key, the generation of the tools it was made from, and what it holds. */
+export interface KeptListing extends McpListing {
+  key: string;
+  generation: string;
+}
+
+/** A file this module wrote, of this version, or undefined when missing, torn or of another version. */
+function readJson(file: string): Record<string, unknown> | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
@@ -56,51 +68,66 @@ function parseCache(file: string): Record<string, unknown> | undefined {
   return parsed as Record<string, unknown>;
 }
 
-function isListing(value: unknown): value is McpListing & { key: string } {
-  if (typeof value !== 'object' || value === null) return false;
-  const { key, definitions, notices } = value as Record<string, unknown>;
-  return (
-    typeof key === 'string' &&
-    Array.isArray(definitions) &&
-    definitions.every((definition) => typeof definition === 'object' && definition !== null && typeof definition.name === 'string') &&
-    Array.isArray(notices) &&
-    notices.every((notice) => typeof notice === 'string')
-  );
-}
-
-/** The server's cache, or undefined when missing, torn, of another version or another config. */
-export function readCache(file: string, hash: string): CacheEntry | undefined {
-  const parsed = parseCache(file);
-  if (!parsed) return undefined;
-  const { hash: written, tools, listing } = parsed;
-  if (written !== hash || !Array.isArray(tools)) return undefined;
-  if (!tools.every((tool) => typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string'))
-    return undefined;
-  return { tools: tools as ServerTool[], ...(isListing(listing) ? { listing } : {}) };
-}
-
-/** The listing kept in the server's cache file under `key` (see listingKey), or undefined. */
-export function readListing(file: string, key: string): McpListing | undefined {
-  const listing = parseCache(file)?.listing;
-  if (!isListing(listing) || listing.key !== key) return undefined;
-  return { definitions: listing.definitions, notices: listing.notices };
-}
-
 /** Written to a temporary file and renamed over the old one, so a reader never sees half a file. */
-export function writeCache(file: string, hash: string, server: string, tools: ServerTool[], listing?: McpListing & { key: string }): void {
+function writeJson(file: string, value: Record<string, unknown>): void {
   mkdirSync(dirname(file), { recursive: true });
   // Unique to this writer: the process, then a random part for two writers in one process. It
   // names a file, it guards nothing, so Math.random does (node:crypto, or node:module to load
   // it lazily, would be one more module on every listing's start).
   const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    writeFileSync(
-      temporary,
-      `${JSON.stringify({ version: CACHE_VERSION, server, hash, tools, ...(listing ? { listing } : {}) }, null, 2)}\n`,
-    );
+    writeFileSync(temporary, `${JSON.stringify({ version: CACHE_VERSION, ...value }, null, 2)}\n`);
     renameSync(temporary, file);
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
   }
+}
+
+/** The server's cache, or undefined when missing, torn, of another version or another config. */
+export function readCache(file: string, hash: string): CacheEntry | undefined {
+  const parsed = readJson(file);
+  if (!parsed) return undefined;
+  const { hash: written, generation, tools } = parsed;
+  if (written !== hash || typeof generation !== 'string' || !Array.isArray(tools)) return undefined;
+  if (!tools.every((tool) => typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string'))
+    return undefined;
+  return { tools: tools as ServerTool[], generation };
+}
+
+/**
+ * Writes the server's tools and returns the write's generation: a token new to every write, by
+ * which a listing names the tools it was made from. A listing of older tools then never passes
+ * for one of these, whoever wrote either and in whatever order.
+ */
+export function writeCache(file: string, hash: string, server: string, tools: ServerTool[]): string {
+  const generation = `${Date.now().toString(36)}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  writeJson(file, { generation, server, hash, tools });
+  return generation;
+}
+
+/** The listing kept in `file`, whatever its key, or undefined when missing, torn or not a listing. */
+export function readKeptListing(file: string): KeptListing | undefined {
+  const parsed = readJson(file);
+  if (!parsed) return undefined;
+  const { key, generation, definitions, notices } = parsed;
+  if (typeof key !== 'string' || typeof generation !== 'string' || !Array.isArray(definitions) || !Array.isArray(notices)) return undefined;
+  if (!definitions.every((definition) => typeof definition === 'object' && definition !== null && typeof definition.name === 'string'))
+    return undefined;
+  if (!notices.every((notice) => typeof notice === 'string')) return undefined;
+  return { key, generation, definitions, notices };
+}
+
+export function writeListing(file: string, listing: KeptListing): void {
+  writeJson(file, { ...listing });
+}
+
+/**
+ * The listing kept for `key` (see listingKey), if it was made from the tools the server's cache
+ * holds now: a refresh since, by any process, leaves it unread until a mount keeps it again.
+ */
+export function readListing(cacheDir: string, name: string, key: string): McpListing | undefined {
+  const kept = readKeptListing(listingFile(cacheDir, name));
+  if (!kept || kept.key !== key || readJson(cacheFile(cacheDir, name))?.generation !== kept.generation) return undefined;
+  return { definitions: kept.definitions, notices: kept.notices };
 }

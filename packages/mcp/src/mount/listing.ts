@@ -5,8 +5,8 @@ import { fnv1a64 } from './fnv1a.js';
 
 /**
  * What a mount made of a server's cached tools for one config entry: the definitions a listing
- * shows and the notices it gives (tools left out, and why). The mount keeps it in the server's
- * cache file beside the tools it was made from, so `@toolshed/mcp/listing` can give it to a
+ * shows and the notices it gives (tools left out, and why). The mount keeps it beside the server's
+ * cache file, naming the write of the tools it was made from, so `@toolshed/mcp/listing` can give it to a
  * listing without this runtime: a cached `toolshed list` then loads neither the mount (and
  * @toolshed/core/contract with it) nor runs its checks of the config and every tool.
  */

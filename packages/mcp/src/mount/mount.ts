@@ -2,7 +2,7 @@
 import { jsonSchemaInput, ToolError, type JsonSchemaProblem } from '@toolshed/core/contract';
 import type { AnyTool, ToolContext, ToolDefinition } from '@toolshed/core';
 import type { McpMount, McpServerConfig, McpServerState, MountContext, ToolsChangedListener } from './api.js';
-import { cacheFile, configHash, readCache, writeCache } from './cache.js';
+import { cacheFile, configHash, listingFile, readCache, readKeptListing, writeCache, writeListing } from './cache.js';
 import { checkServerConfig } from './config.js';
 import type { Connection } from './connection.js';
 import { mountTools, type Mounted, type ServerTool } from './definitions.js';
@@ -88,17 +88,32 @@ class ServerMount implements McpMount {
     return this.#listingKey ?? undefined;
   }
 
-  /** Writes the server's cache: its tools, and what was made of them for the entry as written, if given. */
+  /** Writes the server's tools to its cache, and keeps their listing when the entry as written was given. */
   #write(tools: ServerTool[], mounted: Mounted): void {
-    const key = this.#keyOfListing();
-    const listing = key === undefined ? undefined : { key, definitions: this.#definitions(mounted), notices: mounted.notices };
+    let generation: string;
     try {
-      writeCache(this.#file, this.#key(), this.name, tools, listing);
+      generation = writeCache(this.#file, this.#key(), this.name, tools);
     } catch (error) {
-      this.#log(
-        `${this.#server}: could not write its manifest cache ${this.#file}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.#cannotWrite(this.#file, error);
+      return;
     }
+    this.#keep(generation, mounted);
+  }
+
+  /** Keeps what was made of the tools of cache write `generation` for the entry as written (see readListing). */
+  #keep(generation: string, mounted: Mounted): void {
+    const key = this.#keyOfListing();
+    if (key === undefined) return;
+    const file = listingFile(this.#ctx.cacheDir, this.name);
+    try {
+      writeListing(file, { key, generation, definitions: this.#definitions(mounted), notices: mounted.notices });
+    } catch (error) {
+      this.#cannotWrite(file, error);
+    }
+  }
+
+  #cannotWrite(file: string, error: unknown): void {
+    this.#log(`${this.#server}: could not write its manifest cache ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   #log(line: string): void {
@@ -120,10 +135,13 @@ class ServerMount implements McpMount {
   cached(): ToolDefinition[] | undefined {
     const cache = readCache(this.#file, this.#key());
     if (!cache) return undefined;
-    const mounted = this.#mounted ?? this.#use(cache.tools);
-    // Kept once per entry: the next listing of the same entry reads it without this runtime.
+    if (this.#mounted) return this.#definitions(this.#mounted);
+    const mounted = this.#use(cache.tools);
+    // Kept once per entry and cache write, beside the tools (which this never rewrites): the
+    // next listing of the same entry reads it without this runtime.
     const key = this.#keyOfListing();
-    if (key !== undefined && cache.listing?.key !== key) this.#write(cache.tools, mounted);
+    const kept = key === undefined ? undefined : readKeptListing(listingFile(this.#ctx.cacheDir, this.name));
+    if (key !== undefined && (kept?.key !== key || kept.generation !== cache.generation)) this.#keep(cache.generation, mounted);
     return this.#definitions(mounted);
   }
 
