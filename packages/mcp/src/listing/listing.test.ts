@@ -2,12 +2,10 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'rolldown';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cacheFile, configHash, listingFile, readCache, writeCache } from '../mount/cache.js';
 import type { ServerTool } from '../mount/definitions.js';
-import { everything, fault, packageDir, registryOf, type Scratch, scratch } from '../mount/mount.fixture.js';
+import { cacheModule, everything, fault, packageDir, registryOf, type Scratch, scratch } from '../mount/mount.fixture.js';
 import { mountServer } from '../mount/mount.js';
 import { readListing } from './index.js';
 
@@ -141,22 +139,12 @@ describe('readListing', () => {
     const hash = configHash(config, s.ctx.cwd);
     writeCache(file, hash, 'speaker', [{ ...tools[0]!, name: 't0' }]);
     // The writer runs this package's own cache module, bundled (the package ships it only so).
-    const module = path.join(s.dir, 'cache-writer.mjs');
-    await build({
-      input: fileURLToPath(new URL('../mount/cache.ts', import.meta.url)),
-      platform: 'node',
-      external: /^node:/,
-      output: { file: module, format: 'esm' },
-      logLevel: 'silent',
-    });
+    const module = await cacheModule(s.dir);
     const write = `({ writeCache }) => {
       for (let i = 1; i <= 200; i++) writeCache(${JSON.stringify(file)}, ${JSON.stringify(hash)}, 'speaker', [{ name: 't' + i, inputSchema: { type: 'object' } }]);
     }`;
     const written = new Promise<number | null>((resolve) =>
-      spawn(process.execPath, ['-e', `import(${JSON.stringify(pathToFileURL(module).href)}).then(${write});`], { stdio: 'inherit' }).on(
-        'exit',
-        resolve,
-      ),
+      spawn(process.execPath, ['-e', `import(${JSON.stringify(module)}).then(${write});`], { stdio: 'inherit' }).on('exit', resolve),
     );
     let done = false;
     void written.then(() => (done = true));

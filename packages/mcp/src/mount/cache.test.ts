@@ -2,12 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import fnv1a from '@sindresorhus/fnv1a';
-import { build } from 'rolldown';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cacheFile, configHash, readCache, writeCache } from './cache.js';
+import { cacheModule } from './mount.fixture.js';
 import type { ServerTool } from './definitions.js';
 
 const tool = (name: string): ServerTool => ({ name, description: `Tool ${name}.`, inputSchema: { type: 'object' } });
@@ -122,21 +121,14 @@ describe('the manifest cache', () => {
       writeCache(file, 'hash-a', 's', [tool('first')]);
       // The writers run this very source, bundled with the modules it imports (the package ships
       // the mount only as one bundle).
-      const module = path.join(dir, 'cache-writer.mjs');
-      await build({
-        input: fileURLToPath(new URL('./cache.ts', import.meta.url)),
-        platform: 'node',
-        external: /^node:/,
-        output: { file: module, format: 'esm' },
-        logLevel: 'silent',
-      });
+      const module = await cacheModule(dir);
       const writer = (label: string) =>
         new Promise<number | null>((resolve) => {
           const write = `({ writeCache }) => {
           const tools = Array.from({ length: 2000 }, (_, i) => ({ name: '${label}' + i, description: 'x'.repeat(100), inputSchema: { type: 'object' } }));
           for (let i = 0; i < 300; i++) writeCache(${JSON.stringify(file)}, 'hash-a', 's', tools);
         }`;
-          const script = `import(${JSON.stringify(pathToFileURL(module).href)}).then(${write});`;
+          const script = `import(${JSON.stringify(module)}).then(${write});`;
           if (writers === 'processes') spawn(process.execPath, ['-e', script], { stdio: 'inherit' }).on('exit', resolve);
           else new Worker(script, { eval: true }).on('exit', resolve);
         });

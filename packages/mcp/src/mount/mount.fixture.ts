@@ -3,8 +3,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ToolRegistry, type RegistryOptions, type ToolDefinition } from '@toolshed/core';
+import { build } from 'rolldown';
 import type { McpMount, McpServerConfig, MountContext } from './api.js';
 import { mountServer } from './mount.js';
 
@@ -13,6 +14,22 @@ export const packageDir = path.resolve(here, '../..');
 export const everythingBin = path.join(packageDir, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 export const filesystemBin = path.join(packageDir, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 export const faultServer = path.join(packageDir, 'test-fixtures/mount/fault-server.mjs');
+
+/**
+ * This package's cache module (src/mount/cache.ts) bundled with what it imports into `dir`, as
+ * the package ships it (one bundle), for writers in other processes or threads; its URL to import.
+ */
+export async function cacheModule(dir: string): Promise<string> {
+  const file = path.join(dir, 'cache-writer.mjs');
+  await build({
+    input: path.join(here, 'cache.ts'),
+    platform: 'node',
+    external: /^node:/,
+    output: { file, format: 'esm' },
+    logLevel: 'silent',
+  });
+  return pathToFileURL(file).href;
+}
 
 export function everything(extra: Partial<McpServerConfig> = {}): McpServerConfig {
   return { name: 'everything', command: process.execPath, args: [everythingBin, 'stdio'], ...extra } as McpServerConfig;
