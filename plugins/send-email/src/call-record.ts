@@ -6,6 +6,11 @@ export interface Owner {
   pid: number;
   /** Random per process, so a reused pid is not taken for the claimant. */
   run: string;
+  /**
+   * Random per claim, so that a claim whose reply was lost (the row committed, the
+   * connection dropped) is known as this very claim when its maker retries.
+   */
+  claim?: string;
 }
 
 interface Base {

@@ -17,7 +17,7 @@ export function encodeLine(record: CallRecord<unknown>): string {
 
 export type DecodedLine<T> = { kind: 'record'; record: CallRecord<T> } | { kind: 'damaged'; ids: string[] };
 
-const Owner = v.object({ host: v.string(), pid: v.number(), run: v.string() });
+const Owner = v.object({ host: v.string(), pid: v.number(), run: v.string(), claim: v.optional(v.string()) });
 const Base = {
   id: v.string(),
   attempt: v.pipe(v.number(), v.integer(), v.minValue(0)),

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ToolError } from '@toolshed/core';
-import type { CallRecord, Claim, LedgerStore } from './call-record.js';
+import type { CallRecord, Claim, ClaimedRecord, ClaimResult, LedgerStore } from './call-record.js';
 import { isDeliveryInDoubt } from './in-doubt.js';
 import { ownerStopped, THIS_PROCESS } from './owner.js';
 import { isSafeFileError } from './safe-file.js';
@@ -24,6 +24,8 @@ export class CallLedger<T> {
   readonly #noting = new Set<Promise<void>>();
   /** This ledger as a claimant: two ledgers on one store, even in one process, are told apart. */
   readonly #owner = { ...THIS_PROCESS, run: randomUUID() };
+  /** Per call id, the claims this ledger made that the store never answered (see #runOnce). */
+  readonly #unanswered = new Map<string, Set<string>>();
 
   constructor(store: LedgerStore<T>, messageIdFor: (callId: string) => string) {
     this.#store = store;
@@ -60,12 +62,31 @@ export class CallLedger<T> {
   }
 
   async #runOnce(id: string, fingerprint: string, send: Send<T>, signal: AbortSignal): Promise<{ output: T; noted: Promise<void> }> {
-    const claim: Claim = { id, fingerprint, messageId: this.#messageIdFor(id), owner: this.#owner, at: Date.now() };
-    const claimed = await this.#store.claim(claim).catch((error: unknown) => {
+    const owner = { ...this.#owner, claim: randomUUID() };
+    const claim: Claim = { id, fingerprint, messageId: this.#messageIdFor(id), owner, at: Date.now() };
+    let claimed: ClaimResult<T>;
+    try {
+      claimed = await this.#store.claim(claim);
+    } catch (error) {
+      // The claim may be in the store with only its reply lost (a dropped connection, a
+      // failover): nothing is sent under it, so a retry here may take that row over.
+      this.#unanswered.set(id, (this.#unanswered.get(id) ?? new Set()).add(owner.claim));
       throw this.#unwritable(error);
-    });
+    }
+    const unanswered = this.#unanswered.get(id);
+    if (claimed.won) this.#unanswered.delete(id);
+    else if (
+      claimed.record.state === 'claimed' &&
+      claimed.record.fingerprint === fingerprint &&
+      unanswered?.has(claimed.record.owner?.claim ?? '')
+    ) {
+      await this.#release(claimed.record);
+      unanswered.delete(claimed.record.owner!.claim!);
+      if (unanswered.size === 0) this.#unanswered.delete(id);
+      return this.#runOnce(id, fingerprint, send, signal);
+    }
     if (!claimed.won) return { output: await this.#answer(claimed.record, fingerprint, signal), noted: Promise.resolve() };
-    const base = { id, attempt: claimed.record.attempt, fingerprint, messageId: claim.messageId, owner: this.#owner };
+    const base = { id, attempt: claimed.record.attempt, fingerprint, messageId: claim.messageId, owner };
     let output: T;
     try {
       output = await send(claim.messageId);
@@ -110,25 +131,52 @@ export class CallLedger<T> {
         case 'claimed':
           break;
       }
-      const stopped = record.owner?.run === this.#owner.run ? !this.#running.has(record.id) : ownerStopped(record.owner);
-      if (stopped) {
+      // A claim of this ledger's own is not being sent: run() lets one attempt per call id at a
+      // time, and that is the one asking. Its outcome went unrecorded.
+      const own = record.owner?.run === this.#owner.run;
+      if (own || ownerStopped(record.owner)) {
         const inDoubt = {
           ...record,
           messageId: record.messageId || this.#messageIdFor(record.id),
           at: Date.now(),
           state: 'in_doubt' as const,
           reason: 'process_stopped' as const,
-          detail: 'the process that was sending it stopped before it recorded an outcome',
+          detail: own
+            ? 'this process claimed it and could not record its outcome'
+            : 'the process that was sending it stopped before it recorded an outcome',
         };
         await this.#store.settle(inDoubt).catch(() => {});
         throw inDoubtError(inDoubt);
       }
       await sleep(wait, signal);
       if (signal.aborted) throw stillSending(record);
-      const now = await this.#store.read(record.id);
+      const now = await this.#store.read(record.id).catch((error: unknown) => {
+        throw this.#unreachable(record, error);
+      });
       // An older attempt or the same claim again: keep waiting for this one.
       if (now && (now.attempt > record.attempt || (now.attempt === record.attempt && now.state !== 'claimed'))) record = now;
     }
+  }
+
+  /** Mark a claim of this ledger whose reply was lost as failed (nothing was sent under it), so the next attempt may be claimed. */
+  async #release(record: ClaimedRecord): Promise<void> {
+    const message = 'send_email claimed the call, but the reply from its ledger was lost, so nothing was sent.';
+    await this.#store
+      .settle({ ...record, at: Date.now(), state: 'failed', error: { code: 'execution_failed', message } })
+      .catch((error: unknown) => {
+        throw this.#unwritable(error);
+      });
+  }
+
+  /** The store went away while a call waited for another attempt's outcome: say what is known, never the driver's words. */
+  #unreachable(record: CallRecord<T>, error: unknown): ToolError {
+    const where = record.owner ? ` (process ${record.owner.pid} on ${record.owner.host})` : '';
+    return new ToolError(
+      'execution_failed',
+      `send_email could not reach its ${this.#store.label} (${classify(error)}) while waiting for the outcome of call id ${JSON.stringify(record.id)}, ` +
+        `which another attempt${where} is sending. This call sent nothing; that attempt may or may not deliver the message` +
+        `${record.messageId ? ` (Message-ID ${record.messageId})` : ''}. Retry later with the same call id to get its outcome; do not send it again under a new call id.`,
+    );
   }
 
   #unwritable(error: unknown): ToolError {
