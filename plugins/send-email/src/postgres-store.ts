@@ -23,6 +23,8 @@ export class PostgresLedgerStore<T> implements LedgerStore<T> {
   readonly label: string;
   readonly #url: string;
   readonly #table: string;
+  /** The table as SQL names it: quoted, so a key word (user, order) is a name like any other. Set on connect. */
+  #quoted = '';
   #pool: Promise<Pool> | undefined;
 
   constructor(url: string, table: string) {
@@ -33,7 +35,7 @@ export class PostgresLedgerStore<T> implements LedgerStore<T> {
 
   async claim(claim: Claim): Promise<ClaimResult<T>> {
     const pool = await this.#connect();
-    const t = this.#table;
+    const t = this.#quoted;
     const won = await pool.query<Row>(
       `INSERT INTO ${t} AS c (call_id, attempt, state, fingerprint, message_id, owner, at, outcome)
        VALUES ($1, 1, 'claimed', $2, $3, $4, $5, NULL)
@@ -47,13 +49,13 @@ export class PostgresLedgerStore<T> implements LedgerStore<T> {
     if (won.rows[0]) return { won: true, record: fromRow(won.rows[0]) as ClaimedRecord };
     const record = await this.read(claim.id);
     // Between the two statements the row can only have moved on, never gone away.
-    if (!record) throw new Error(`the row of call id ${JSON.stringify(claim.id)} vanished from ${t}`);
+    if (!record) throw new Error(`the row of call id ${JSON.stringify(claim.id)} vanished from ${this.#table}`);
     return { won: false, record };
   }
 
   async read(id: string): Promise<CallRecord<T> | undefined> {
     const pool = await this.#connect();
-    const { rows } = await pool.query<Row>(`SELECT * FROM ${this.#table} WHERE call_id = $1`, [id]);
+    const { rows } = await pool.query<Row>(`SELECT * FROM ${this.#quoted} WHERE call_id = $1`, [id]);
     return rows[0] ? (fromRow(rows[0]) as CallRecord<T>) : undefined;
   }
 
@@ -67,7 +69,7 @@ export class PostgresLedgerStore<T> implements LedgerStore<T> {
           : { reason: record.reason, detail: record.detail };
     // Only the claim of this very attempt is replaced: an outcome never overwrites another.
     await pool.query(
-      `UPDATE ${this.#table} SET state = $3, outcome = $4, at = $5 WHERE call_id = $1 AND attempt = $2 AND state = 'claimed'`,
+      `UPDATE ${this.#quoted} SET state = $3, outcome = $4, at = $5 WHERE call_id = $1 AND attempt = $2 AND state = 'claimed'`,
       [record.id, record.attempt, record.state, JSON.stringify(outcome), record.at],
     );
   }
@@ -81,6 +83,7 @@ export class PostgresLedgerStore<T> implements LedgerStore<T> {
   #connect(): Promise<Pool> {
     return (this.#pool ??= (async () => {
       const { default: pg } = await import('pg');
+      this.#quoted = pg.escapeIdentifier(this.#table);
       const pool = new pg.Pool({ connectionString: this.#url, max: 10 });
       // An idle client that loses its connection must not crash the process.
       pool.on('error', () => {});
@@ -92,7 +95,7 @@ export class PostgresLedgerStore<T> implements LedgerStore<T> {
         await client.query('BEGIN');
         await client.query(`SELECT pg_advisory_xact_lock(hashtext('toolshed send_email ' || $1))`, [this.#table]);
         await client.query(
-          `CREATE TABLE IF NOT EXISTS ${this.#table} (
+          `CREATE TABLE IF NOT EXISTS ${this.#quoted} (
              call_id text PRIMARY KEY,
              attempt integer NOT NULL,
              state text NOT NULL CHECK (state IN ('claimed', 'sent', 'failed', 'in_doubt')),

@@ -3,6 +3,7 @@ import type { LedgerStore } from './call-record.js';
 import { FileLedgerStore } from './file-store.js';
 import { PostgresLedgerStore } from './postgres-store.js';
 
+// PostgreSQL keeps 63 bytes of a name; the store quotes it, so key words (user, order) are fine.
 const TABLE = /^[a-z_][a-z0-9_]{0,62}$/;
 const SHAPES = 'a file path inside the project, {"kind": "file", "path"?} or {"kind": "postgres", "url", "table"?}';
 
@@ -26,12 +27,23 @@ function ledgerProblem(value: unknown): string | undefined {
     if (typeof rest.url !== 'string' || rest.url === '') {
       return 'needs "url": a PostgreSQL connection string (postgres://user@host:5432/db); write {"env": "DATABASE_URL"} in toolshed.config.json to take it from the environment';
     }
-    if (rest.table !== undefined && (typeof rest.table !== 'string' || !TABLE.test(rest.table))) {
-      return 'has a "table" that is not a lower-case SQL name (letters, digits and _, such as send_email_calls)';
-    }
-    return undefined;
+    return rest.table === undefined ? undefined : tableProblem(rest.table);
   }
   return `has "kind" ${JSON.stringify(kind) ?? 'missing'}: it must be "file" or "postgres"`;
+}
+
+/** What is wrong with a PostgreSQL ledger's `table`, or undefined. */
+function tableProblem(table: unknown): string | undefined {
+  if (typeof table !== 'string' || !TABLE.test(table)) {
+    return (
+      'has a "table" that is not a lower-case SQL name: give 1 to 63 lower-case letters, digits and _, not starting with a digit ' +
+      '(such as send_email_calls); no schema, quotes, spaces or other characters'
+    );
+  }
+  // An unqualified name is looked up in pg_catalog first, so pg_class would name the catalog, never the ledger.
+  if (table.startsWith('pg_'))
+    return `has "table" "${table}", which starts with pg_, the prefix of PostgreSQL's own catalogs: choose another name, such as send_email_calls`;
+  return undefined;
 }
 
 /** The `ledger` option: a file path (the default store), or a store named by `kind`. */
