@@ -421,6 +421,40 @@ describe('dispatch: timeouts and aborts', () => {
     });
   });
 
+  it('says a timed-out tool that acts outside the host and is not idempotent may still have acted, and to retry only with the same call id', async () => {
+    const stopped = async (annotations: Record<string, boolean> | undefined) => {
+      const tool = defineTool({
+        name: 'hang',
+        description: 'Never settles.',
+        input: v.object({}),
+        annotations,
+        run: () => new Promise(() => {}),
+      });
+      const outcome = await new ToolRegistry({ approve: 'allow-all' })
+        .register(tool)
+        .dispatch({ name: 'hang', callId: 'call_7', input: {} }, { timeoutMs: 10 });
+      return (outcome as { error: { code: string; message: string } }).error;
+    };
+    const mayHaveActed = {
+      code: 'timeout',
+      message:
+        'hang did not finish within 10 ms and was stopped, but what it was doing may still have happened or may still happen: hang acts outside the host and is not idempotent. ' +
+        'Do not call it again as a new call: check whether it took effect first, and retry only with the same call id ("call_7").',
+    };
+    const retryLater = {
+      code: 'timeout',
+      message: 'hang did not finish within 10 ms and was stopped. Try a smaller request, or retry later.',
+    };
+    expect(await stopped({ destructive: true, openWorld: true })).toEqual(mayHaveActed);
+    expect(await stopped({ destructive: true })).toEqual(mayHaveActed);
+    expect(await stopped({ openWorld: true, idempotent: false })).toEqual(mayHaveActed);
+    // Repeating it does no harm, or it changes nothing, or it says nothing of acting beyond the host.
+    expect(await stopped({ destructive: true, idempotent: true })).toEqual(retryLater);
+    expect(await stopped({ openWorld: true, readOnly: true })).toEqual(retryLater);
+    expect(await stopped({ destructive: false, openWorld: false })).toEqual(retryLater);
+    expect(await stopped(undefined)).toEqual(retryLater);
+  });
+
   it('lets 30 calls at once that nobody can stop hand their signal on (as fetch does) without a listener-leak warning', async () => {
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);

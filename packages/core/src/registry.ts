@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import * as v from 'valibot';
 import { checkDefinition, checkTimeout, copyDefinition, describeTool, sameDefinition, type ToolDefinition } from './definition.js';
 import { checkApprovalSetting, needsApproval, noApproverMessage, type ApprovalSetting } from './approval-policy.js';
+import { timeoutMessage } from './timeout-message.js';
 import { EventHub, type ToolEventListener } from './events.js';
 import { checkExposure, type Exposure } from './exposure.js';
 import { describeReceived, formatPath, summarizeIssues, toCallIssues, type CallIssue } from './issues.js';
@@ -464,7 +465,7 @@ export class ToolRegistry {
     let running: unknown;
     try {
       running = tool.run(input, ctx);
-      if (stopper) return settle(state, tool, settleOrStop(running, stopper, name, entry.origin, timeoutMs, signal));
+      if (stopper) return settle(state, tool, settleOrStop(running, stopper, entry, callId, timeoutMs, signal));
       if (isThenable(running)) return settle(state, tool, running);
     } catch (error) {
       return state.fail(handlerError(name, error));
@@ -569,8 +570,8 @@ async function askApproval(
 function settleOrStop(
   running: unknown,
   stopper: LazyAbort,
-  name: string,
-  origin: string | undefined,
+  entry: Entry,
+  callId: string,
   timeoutMs: number | undefined,
   signal: AbortSignal | undefined,
 ): Promise<unknown> {
@@ -581,17 +582,14 @@ function settleOrStop(
       stopper.abort(abortReason);
       reject(reason);
     };
-    const onAbort = () => stop(abortedStop(name, signal!), signal!.reason);
+    const onAbort = () => stop(abortedStop(entry.definition.name, signal!), signal!.reason);
     const cleanup = () => {
       if (timer !== undefined) clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     };
     if (timeoutMs !== undefined) {
       timer = setTimeout(() => {
-        // The origin (a plugin, an MCP server) says whose tool hung: with MCP servers mounted, a bare
-        // tool name may not tell the person reading the outcome which server to look at.
-        const from = origin === undefined ? '' : ` (${origin})`;
-        const message = `${name}${from} did not finish within ${timeoutMs} ms and was stopped. Try a smaller request, or retry later.`;
+        const message = timeoutMessage(entry.definition, entry.origin, timeoutMs, callId);
         stop(new StopSignal('timeout', message), new DOMException(message, 'TimeoutError'));
       }, timeoutMs);
     }
