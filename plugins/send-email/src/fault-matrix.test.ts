@@ -133,7 +133,12 @@ describe('fault matrix, the rest', () => {
     server.behaviour.afterData = { delayMs: 1500 };
     const timedOut = await harness.registry.dispatch({ name: 'send_email', callId: 'call-timeout', input: message }, { timeoutMs: 500 });
     expect(failure(timedOut).code).toBe('timeout');
-    // Core's timeout message suggests retrying: with the same call id that is now safe, as here.
+    // The message goes on to the server: the outcome says it may still be delivered, and to retry only under this call id.
+    expect(failure(timedOut).message).toBe(
+      'send_email did not finish within 500 ms and was stopped, but what it was doing may still have happened or may still happen: ' +
+        'send_email acts outside the host and is not idempotent. Do not call it again as a new call: check whether it took effect first, ' +
+        'and retry only with the same call id ("call-timeout").',
+    );
     const retry = success(await harness.send(message, 'call-timeout'));
     expect(retry.output).toMatchObject({ messageId: messageIdFor(FROM, 'call-timeout') });
     expect(server.received.map((r) => r.mail.messageId)).toEqual([messageIdFor(FROM, 'call-warm'), messageIdFor(FROM, 'call-timeout')]);
