@@ -185,7 +185,7 @@ export class CallLedger<T> {
     return new ToolError(
       'execution_failed',
       `send_email could not record the call in its ${this.#store.label} (${reason}). Nothing was sent; ` +
-        `check that it is writable, or set the ledger option to another one.`,
+        `check that it is reachable and writable, or set the ledger option to another one, then retry with the same call id.`,
     );
   }
 }

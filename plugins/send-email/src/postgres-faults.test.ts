@@ -75,7 +75,10 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL ledger when the connection fai
     const first = await failure(ledger.run('lost', { n: 1 }, send, never));
     await lost;
     expect(first.code).toBe('execution_failed');
-    expect(first.message).toContain('Nothing was sent');
+    expect(first.message).toBe(
+      `send_email could not record the call in its PostgreSQL table ${table} (an unexpected error (Error)). Nothing was sent; ` +
+        'check that it is reachable and writable, or set the ledger option to another one, then retry with the same call id.',
+    );
     // The claim is really in the database, as this process's: the reply alone was lost.
     const claimed = await row('lost');
     expect(claimed).toMatchObject({ attempt: 1, state: 'claimed' });
