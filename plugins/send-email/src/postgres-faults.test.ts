@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CallLedger, fingerprintOf, messageIdFor } from './ledger.js';
 import { startPgProxy, type PgProxy } from './pg-proxy.fixture.js';
@@ -29,16 +28,6 @@ const failure = (promise: Promise<unknown>) =>
     (e: unknown) => e as Error & { code: string },
   );
 
-async function query(sql: string, params: unknown[] = []) {
-  const client = new pg.Client({ connectionString: db.url });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 describe.skipIf(POSTGRES_MISSING)('the PostgreSQL ledger when the connection fails', () => {
   beforeAll(async () => {
     db = await startPostgres();
@@ -62,7 +51,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL ledger when the connection fai
     return new CallLedger<string>(store, (id) => messageIdFor('bot@example.com', id));
   };
   const row = async (id: string) =>
-    (await query(`SELECT attempt, state, owner FROM ${table} WHERE call_id = $1`, [id]))[0] as
+    (await db.query(`SELECT attempt, state, owner FROM ${table} WHERE call_id = $1`, [id]))[0] as
       | { attempt: number; state: string; owner: { run: string; claim?: string } }
       | undefined;
 
@@ -154,7 +143,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL ledger when the connection fai
   it('a call waiting on another machine whose database goes away says the ledger could not be reached, and to retry with the same call id', async () => {
     const ledger = open();
     await ledger.run('warm', {}, async () => 'x', never);
-    await query(
+    await db.query(
       `INSERT INTO ${table} (call_id, attempt, state, fingerprint, message_id, owner, at) VALUES ($1, 1, 'claimed', $2, $3, $4, 0)`,
       [
         'away',

@@ -35,15 +35,8 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL ledger store', () => {
     stores.push(store);
     return new CallLedger<string>(store, (id) => messageIdFor('bot@example.com', id));
   };
-  const rows = async () => {
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    try {
-      return (await client.query(`SELECT call_id, attempt, state FROM ${table} ORDER BY call_id`)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  const rows = () =>
+    db.query<{ call_id: string; attempt: number; state: string }>(`SELECT call_id, attempt, state FROM ${table} ORDER BY call_id`);
   const failure = (promise: Promise<unknown>) =>
     promise.then(
       () => expect.fail('expected a failure'),

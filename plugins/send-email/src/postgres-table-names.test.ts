@@ -12,23 +12,13 @@ if (POSTGRES_MISSING) console.warn(`Skipping the PostgreSQL table name tests: ${
 let db: TestPostgres;
 let smtp: TestSmtpServer;
 
-async function query(sql: string, params: unknown[] = []) {
-  const client = new pg.Client({ connectionString: db.url });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 /** Every relation outside PostgreSQL's own schemas, with its row count: what a refused name must leave as it was. */
 async function everything(): Promise<string> {
-  const relations = await query(
+  const relations = await db.query(
     `SELECT n.nspname, c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast') ORDER BY 1, 2`,
   );
-  const counts = await query(`SELECT count(*)::int AS rows FROM send_email_calls`);
+  const counts = await db.query(`SELECT count(*)::int AS rows FROM send_email_calls`);
   return JSON.stringify({ relations, counts });
 }
 
@@ -63,8 +53,8 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL ledger table name', () => {
   beforeAll(async () => {
     [db, smtp] = await Promise.all([startPostgres(), startSmtpServer()]);
     // Something to lose: a ledger with a row in the default table.
-    await query(`CREATE TABLE send_email_calls (call_id text PRIMARY KEY)`);
-    await query(`INSERT INTO send_email_calls VALUES ('keep me')`);
+    await db.query(`CREATE TABLE send_email_calls (call_id text PRIMARY KEY)`);
+    await db.query(`INSERT INTO send_email_calls VALUES ('keep me')`);
   }, 60_000);
   afterAll(async () => {
     await smtp?.close();
@@ -86,7 +76,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL ledger table name', () => {
       } finally {
         await harness.dispose();
       }
-      expect(await query(`SELECT call_id, state FROM ${pg.escapeIdentifier(table)}`)).toEqual([
+      expect(await db.query(`SELECT call_id, state FROM ${pg.escapeIdentifier(table)}`)).toEqual([
         { call_id: `call-${table}`, state: 'sent' },
       ]);
     },
@@ -105,12 +95,12 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL ledger table name', () => {
       expect(error.message).toContain(`option ledger: ${said}`);
       expect(error.message).not.toContain(db.url);
       expect(await everything()).toBe(before);
-      expect(await query(`SELECT call_id FROM send_email_calls`)).toEqual([{ call_id: 'keep me' }]);
+      expect(await db.query(`SELECT call_id FROM send_email_calls`)).toEqual([{ call_id: 'keep me' }]);
     },
   );
 
   it('refuses every relation name PostgreSQL itself searches first (pg_catalog), because each starts with pg_', async () => {
-    const names = (await query(`SELECT relname FROM pg_class WHERE relnamespace = 'pg_catalog'::regnamespace`)).map(
+    const names = (await db.query(`SELECT relname FROM pg_class WHERE relnamespace = 'pg_catalog'::regnamespace`)).map(
       (r) => r.relname as string,
     );
     expect(names.length).toBeGreaterThan(50);

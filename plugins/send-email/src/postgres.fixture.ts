@@ -4,6 +4,7 @@ import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { freePort } from './smtp-server.fixture.js';
 
 const run = promisify(execFile);
@@ -33,6 +34,8 @@ export const POSTGRES_MISSING =
 
 export interface TestPostgres {
   url: string;
+  /** Run one statement on a connection of its own, as another program using the database would. */
+  query<Row extends object = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
   stop(): Promise<void>;
 }
 
@@ -56,8 +59,18 @@ export async function startPostgres(): Promise<TestPostgres> {
   const port = await freePort();
   const settings = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
   await exec('pg_ctl', ['-D', data, '-o', settings, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
+  const url = `postgres://toolshed@127.0.0.1:${port}/postgres`;
   return {
-    url: `postgres://toolshed@127.0.0.1:${port}/postgres`,
+    url,
+    async query<Row extends object>(sql: string, params: unknown[] = []) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return (await client.query(sql, params)).rows as Row[];
+      } finally {
+        await client.end();
+      }
+    },
     async stop() {
       await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {});
       await rm(dir, { recursive: true, force: true });
