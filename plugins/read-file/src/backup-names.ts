@@ -24,11 +24,15 @@ const FORMS: readonly ((name: string) => string | undefined)[] = [
   (name) => /^copy (?:\(\d+\) )?of (.+)$/i.exec(name)?.[1],
 ];
 
+// Whatever any form above needs: one test, so the many names that are no copy cost one regex.
+const MAYBE_DECORATED = /[~# ]|\.(?:bak|backup|orig|old|save|saved|tmp|temp|sw[a-p]|copy|\d+)$/i;
+
 // Decorations stacked deeper than this (name.bak.old.orig~) are not undone: a bound on the work per path part.
 const MAX_DEPTH = 3;
 
 /** The names `name` may be a backup or copy of, not including `name` itself. */
 export function originalNames(name: string): string[] {
+  if (!MAYBE_DECORATED.test(name)) return [];
   const found = new Set<string>();
   let layer = [name];
   for (let depth = 0; depth < MAX_DEPTH && layer.length > 0; depth++) {
