@@ -1,6 +1,8 @@
-import { link, mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, readFile, realpath, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTwinSearch } from './hard-links.js';
+import { createPathPolicy } from './path-policy.js';
 import {
   expectFailure,
   expectSuccess,
@@ -180,5 +182,20 @@ describe('hardLinks: "deny-all"', () => {
     expect(expectSuccess(await read(registry, { path: 'src/index.ts' })).output.text).toBe('export const answer = 42;');
     const listing = expectFailure(await read(registry, { path: 'sub' }), 'execution_failed');
     expect(listing.error.message).toContain('"sub" is a directory holding: deep/');
+  });
+});
+
+describe('the walk past its bound', () => {
+  it('cannot clear a linked file once the walk stopped early, and still finds a secret it reached', async () => {
+    const policy = createPathPolicy([], undefined);
+    const stats = (name: string) => lstat(path.join(tree.root, name), { bigint: true });
+    const restat = (name: string) => () => stats(name);
+    const realRoot = await realpath(tree.root);
+    // A bound far below the tree's size: the walk stops in the root's first listing.
+    const small = createTwinSearch(policy, 5);
+    expect(await small(realRoot, await stats('notes/readme-copy.md'), restat('notes/readme-copy.md'))).toBe('unknown');
+    const whole = createTwinSearch(policy);
+    expect(await whole(realRoot, await stats('notes/readme-copy.md'), restat('notes/readme-copy.md'))).toBe('clear');
+    expect(await whole(realRoot, await stats('docs/settings.txt'), restat('docs/settings.txt'))).toBe('denied');
   });
 });

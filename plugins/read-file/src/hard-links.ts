@@ -46,13 +46,13 @@ const key = (stats: { dev: bigint; ino: bigint }) => `${stats.dev}:${stats.ino}`
  * knows all its names: a file changed since is searched by a new walk, and its
  * stats are compared after it, so names made during that walk are not missed.
  */
-export function createTwinSearch(policy: PathPolicy) {
+export function createTwinSearch(policy: PathPolicy, maxEntries = MAX_WALK_ENTRIES) {
   let current: { root: string; startedHr: bigint; done: Promise<Index> } | undefined;
 
   const walkFrom = (root: string, askedHr: bigint) => {
     if (current && current.root === root && current.startedHr > askedHr) return current.done;
     const startedHr = process.hrtime.bigint();
-    const done = walk(root, policy, startedHr);
+    const done = walk(root, policy, startedHr, maxEntries);
     const mine = { root, startedHr, done };
     current = mine;
     done.catch(() => {
@@ -87,7 +87,7 @@ export function createTwinSearch(policy: PathPolicy) {
  * followed (a file's real names are what count). Only files the policy denies
  * are looked at (an lstat each), so the walk costs a listing per folder.
  */
-async function walk(root: string, policy: PathPolicy, startedHr: bigint): Promise<Index> {
+async function walk(root: string, policy: PathPolicy, startedHr: bigint, maxEntries: number): Promise<Index> {
   const index: Index = { startedAt: Date.now(), startedHr, inodes: new Set(), complete: true };
   let entries = 0;
   const pending = [{ dir: root, rel: '' }];
@@ -100,7 +100,7 @@ async function walk(root: string, policy: PathPolicy, startedHr: bigint): Promis
           throw error;
         });
         entries += listed.length;
-        if (entries > MAX_WALK_ENTRIES) index.complete = false;
+        if (entries > maxEntries) index.complete = false;
         if (!index.complete) return;
         const denied: string[] = [];
         for (const entry of listed) {
