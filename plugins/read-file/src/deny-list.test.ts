@@ -66,6 +66,56 @@ const SENSITIVE = [
   'config/secrets.yml',
   'secrets.yaml',
   'secrets.toml',
+  '.kube/config',
+  'home/.kube/config',
+  'kubeconfig',
+  'prod.kubeconfig',
+  'kubeconfig.yaml',
+  '.s3cfg',
+  '.boto',
+  '.config/gcloud/credentials.db',
+  '.config/gcloud/legacy_credentials/me@example.com/adc.json',
+  '.azure/msal_token_cache.json',
+  'application_default_credentials.json',
+  'service-account.json',
+  'service-account-key.json',
+  'gcp/prod-key.json',
+  'deploy/sa-key.json',
+  '.dockercfg',
+  '.terraformrc',
+  'terraform.rc',
+  '.config/gh/hosts.yml',
+];
+
+// Backups and copies of denied names, in every form the README's rule names.
+const COPIES = [
+  '.env~',
+  '#.env#',
+  '.#.env',
+  '..env.swp',
+  '.npmrc.swo',
+  '.npmrc~',
+  'server.pem.bak',
+  'server.pem.orig',
+  'server.pem.1',
+  'server.pem.~2~',
+  'config/.npmrc.old',
+  'credentials~',
+  'secrets.json.save',
+  'secrets.yml.tmp',
+  '.pgpass.backup',
+  '.kube/config.bak',
+  '.kube/#config#',
+  'service-account.json~',
+  'secrets (copy).json',
+  'secrets (2).json',
+  'secrets copy.json',
+  'credentials - Copy',
+  'Copy of .npmrc',
+  '.netrc (another copy)',
+  '.ssh.bak/config',
+  '.git.old/config',
+  '.npmrc.bak~',
 ];
 
 const ORDINARY = [
@@ -103,6 +153,25 @@ const ORDINARY = [
   'secrets.example.json',
   'secrets-schema.json',
   'src/secrets/index.ts',
+  // Look-alikes of the credential names and of backups
+  'docs/kube-config.md',
+  'kube/config',
+  'src/kubeconfig.ts',
+  's3cfg.md',
+  'src/boto.py',
+  'service-account.md',
+  'docs/service-accounts.json.md',
+  'src/keys.json',
+  'monkey.json',
+  'gcloud/config.md',
+  'README.md~',
+  'src/index.ts.bak',
+  '#notes#',
+  'notes (copy).txt',
+  'app.log.1',
+  'Copy of README.md',
+  '.environment~',
+  'env.bak',
 ];
 
 describe('the built-in deny list', () => {
@@ -110,6 +179,16 @@ describe('the built-in deny list', () => {
 
   it.each(SENSITIVE)('refuses %s', (name) => {
     expect(policy(name)).toBe('it is on the deny list of secret and private files');
+  });
+
+  it.each(COPIES)('refuses %s, a backup or copy of a denied name', (name) => {
+    expect(policy(name)).toBe('it is a backup or copy of a name on the deny list of secret and private files');
+  });
+
+  it('lets a "!" pattern re-allow a name, and so its backups', () => {
+    const reallowed = createPathPolicy(['!secrets.json'], undefined);
+    expect(reallowed('secrets.json~')).toBeUndefined();
+    expect(reallowed('secrets.yml~')).toBeDefined();
   });
 
   it.each(ORDINARY)('allows %s', (name) => {
@@ -124,8 +203,33 @@ describe('the built-in deny list', () => {
 
 describe('the names found readable before the deny list was extended', () => {
   let tree: TestTree;
-  const refused = ['.env-local', '.env_production', 'putty.ppk', 'keys/signing.asc', 'terraform.tfvars', 'secrets.json'];
-  const readable = ['terraform.tfvars.example', 'src/secrets.ts', 'docs/secrets.md'];
+  const refused = [
+    '.env-local',
+    '.env_production',
+    'putty.ppk',
+    'keys/signing.asc',
+    'terraform.tfvars',
+    'secrets.json',
+    // Returned whole before the backup rule and the credential names (issue #31)
+    '.env~',
+    '#.env#',
+    'certs/server.pem.bak',
+    '.npmrc~',
+    '.kube/config',
+    '.s3cfg',
+    '.boto',
+    'service-account.json',
+    'gcp/prod-key.json',
+  ];
+  const readable = [
+    'terraform.tfvars.example',
+    'src/secrets.ts',
+    'docs/secrets.md',
+    'src/environment.ts',
+    'docs/kube-config.md',
+    'service-account.md',
+    'README.md~',
+  ];
   beforeAll(async () => {
     tree = await makeTestTree();
     for (const name of [...refused, ...readable]) {

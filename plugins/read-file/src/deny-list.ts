@@ -49,6 +49,26 @@ export const DEFAULT_DENY: readonly string[] = [
   '**/.docker/config.json',
   '*.tfstate',
   '*.tfstate.*',
+  // Cloud and cluster credentials by their tools' conventional names: kubectl's config (and
+  // files named for KUBECONFIG), s3cmd's .s3cfg, boto's and gsutil's .boto, the gcloud and
+  // Azure CLIs' folders, Google's application-default credentials and service-account keys
+  '**/.kube/config',
+  'kubeconfig',
+  'kubeconfig.yaml',
+  'kubeconfig.yml',
+  '*.kubeconfig',
+  '.s3cfg',
+  '.boto',
+  '**/.config/gcloud/',
+  '.azure/',
+  'application_default_credentials.json',
+  'service-account*.json',
+  '*-key.json',
+  // Old docker logins, Terraform Cloud tokens, the GitHub CLI's tokens
+  '.dockercfg',
+  '.terraformrc',
+  'terraform.rc',
+  '**/.config/gh/hosts.yml',
   // Terraform variable files: where provider credentials and passwords are set
   // (terraform.tfvars, prod.auto.tfvars); *.tfvars.example stays readable
   '*.tfvars',

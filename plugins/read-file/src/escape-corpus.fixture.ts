@@ -84,6 +84,17 @@ export const ESCAPE_CORPUS: readonly EscapeCase[] = [
   { path: '.npmrc', why: 'npm token file' },
   { path: '.netrc', why: 'netrc passwords' },
   { path: '.aws/credentials', why: 'cloud credentials' },
+  // Backups and copies of secret names, and credential files (issue #31)
+  { path: '.env~', why: 'editor backup of .env' },
+  { path: '#.env#', why: 'Emacs auto-save of .env' },
+  { path: 'config/..env.production.swp', why: 'Vim swap file of a nested environment file' },
+  { path: 'certs/server.pem.bak', why: 'backup of a PEM file' },
+  { path: '.npmrc~', why: 'editor backup of an npm token file' },
+  { path: 'Copy of .netrc', why: 'Windows copy of netrc passwords' },
+  { path: '.ssh.bak/id_rsa', why: 'backup of the key folder' },
+  { path: '.kube/config', why: 'kubectl credentials' },
+  { path: '.s3cfg', why: 's3cmd credentials' },
+  { path: 'gcp/prod-key.json', why: 'service-account key by name' },
   // Links to secrets inside the root
   { path: 'link-to-env', why: 'innocent name linking to .env' },
   { path: 'link-to-git/config', why: 'folder link into .git' },

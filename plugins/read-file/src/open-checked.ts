@@ -3,7 +3,7 @@ import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from '@toolshed/core';
 import { denied, OUTSIDE } from './errors.js';
-import { findDeniedTwin, type HardLinkPolicy } from './hard-links.js';
+import { MAX_WALK_ENTRIES, type HardLinkPolicy, type TwinVerdict } from './hard-links.js';
 import type { PathPolicy } from './path-policy.js';
 import { inside, toPosix, type Resolved } from './resolve-path.js';
 
@@ -31,7 +31,7 @@ export async function openChecked(
   input: string,
   resolved: Extract<Resolved, { kind: 'found' }>,
   policy: PathPolicy,
-  hardLinks: HardLinkPolicy,
+  hardLinks: HardLinks,
 ): Promise<Opened> {
   const shown = JSON.stringify(resolved.display || '.');
   const seen = await lstat(resolved.real, { bigint: true });
@@ -53,7 +53,7 @@ export async function openChecked(
       return { kind: 'directory', handle, listPath, realRel: toPosix(path.relative(resolved.realRoot, real)) };
     }
     if (!stats.isFile()) throw notRegular(shown);
-    if (stats.nlink > 1n) await checkHardLinks(input, real, resolved.realRoot, stats, policy, hardLinks);
+    if (stats.nlink > 1n) await checkHardLinks(input, handle, resolved.realRoot, stats, hardLinks);
     return { kind: 'file', handle, size: Number(stats.size) };
   } catch (error) {
     await handle.close();
@@ -78,19 +78,37 @@ async function descriptorPath(handle: FileHandle, shown: string): Promise<string
   return real;
 }
 
+/** The hardLinks option, and the search for a linked file's other names that `deny-secrets` uses. */
+export interface HardLinks {
+  policy: HardLinkPolicy;
+  search: (realRoot: string, stats: BigIntStats, restat: () => Promise<BigIntStats>) => Promise<TwinVerdict>;
+}
+
 async function checkHardLinks(
   input: string,
-  real: string,
+  handle: FileHandle,
   realRoot: string,
   stats: BigIntStats,
-  policy: PathPolicy,
-  hardLinks: HardLinkPolicy,
+  hardLinks: HardLinks,
 ): Promise<void> {
-  if (hardLinks === 'deny-all') {
+  if (hardLinks.policy === 'deny-all') {
     throw denied(input, `it has ${stats.nlink} names (hard links), and this project reads only files with a single name`);
   }
-  if (await findDeniedTwin(real, realRoot, stats, policy)) {
+  const verdict = await hardLinks.search(realRoot, stats, () => handle.stat({ bigint: true }));
+  if (verdict === 'denied') {
     throw denied(input, 'it is another name (a hard link) for a file on the deny list of secret and private files');
+  }
+  if (verdict === 'unknown') {
+    throw denied(
+      input,
+      `it has ${stats.nlink} names (hard links), and its other names cannot be searched: the project holds more than ${MAX_WALK_ENTRIES} files and folders outside node_modules`,
+    );
+  }
+  if (verdict === 'changing') {
+    throw new ToolError(
+      'execution_failed',
+      `read_file could not read ${JSON.stringify(input)}: its names (hard links) kept changing while read_file searched them. Try again.`,
+    );
   }
 }
 

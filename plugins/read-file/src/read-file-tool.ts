@@ -2,18 +2,25 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { defineTool, isToolError, ToolError, type ToolContext } from '@toolshed/core';
 import * as v from 'valibot';
-import { binary, fileSystemError, notFound } from './errors.js';
+import { binary, denied, fileSystemError, notFound } from './errors.js';
 import { findLineRange } from './line-range.js';
-import type { HardLinkPolicy } from './hard-links.js';
+import { createTwinSearch } from './hard-links.js';
 import { listEntries, type LinkCheck } from './nearby-names.js';
 import { explain, inUnits } from './note.js';
-import { openChecked } from './open-checked.js';
+import { type HardLinks, openChecked } from './open-checked.js';
 import { parseOptions, type ReadFileOptions } from './options.js';
 import { createPathPolicy, type PathPolicy } from './path-policy.js';
 import { fixedRoot, resolveInRoot, type Root } from './resolve-path.js';
+import { secretIn, secretReason } from './secret-content.js';
 
 // Bytes looked at to tell a binary file from text, as git and grep do: a NUL byte means binary.
+// A private key block starting in them refuses the whole file, whatever part is asked for.
 const SNIFF_BYTES = 8192;
+// Read past the sniff so that a key block starting near its end is seen with its key data.
+const SNIFF_MARGIN = 2048;
+// Also looked at before the lines returned: a key's data a few lines at a time, from any
+// line of a key block up to this long (an RSA key of 8192 bits), still has its marker in view.
+const KEY_CONTEXT = 8192;
 
 const Input = v.object({
   path: v.pipe(
@@ -64,7 +71,8 @@ export function createReadFileTool(options: ReadFileOptions = {}) {
   const settings = parseOptions(options);
   const root = fixedRoot(path.resolve(settings.root ?? '.'));
   const policy = createPathPolicy(settings.deny, settings.allow);
-  const { maxLines, maxBytes, maxScanBytes, hardLinks } = settings;
+  const { maxLines, maxBytes, maxScanBytes } = settings;
+  const hardLinks: HardLinks = { policy: settings.hardLinks, search: createTwinSearch(policy) };
   return defineTool({
     name: 'read_file',
     description: DESCRIPTION,
@@ -85,7 +93,7 @@ interface Settings {
   maxLines: number;
   maxBytes: number;
   maxScanBytes: number;
-  hardLinks: HardLinkPolicy;
+  hardLinks: HardLinks;
 }
 
 async function readFile(input: v.InferOutput<typeof Input>, ctx: ToolContext, settings: Settings): Promise<Output> {
@@ -130,9 +138,10 @@ async function readLines(
   shown: string,
   display: string,
 ): Promise<Output> {
-  const sniff = Buffer.alloc(Math.min(SNIFF_BYTES, size));
-  await file.read(sniff, 0, sniff.length, 0);
-  if (sniff.includes(0)) throw binary(shown, size);
+  const head = Buffer.alloc(Math.min(SNIFF_BYTES + SNIFF_MARGIN, size));
+  const headBytes = head.subarray(0, (await file.read(head, 0, head.length, 0)).bytesRead);
+  refuseSecret(input.path, headBytes);
+  if (headBytes.subarray(0, SNIFF_BYTES).includes(0)) throw binary(shown, size);
 
   const range = await findLineRange(file, size, {
     offset: input.offset ?? 1,
@@ -156,6 +165,13 @@ async function readLines(
   const buffer = Buffer.alloc(range.end - range.start);
   // Fewer bytes than found means the file shrank meanwhile: show what is there.
   const bytes = buffer.subarray(0, (await file.read(buffer, 0, buffer.length, range.start)).bytesRead);
+  if (range.start > SNIFF_BYTES) {
+    const before = Buffer.alloc(Math.min(KEY_CONTEXT, range.start));
+    const read = await file.read(before, 0, before.length, range.start - before.length);
+    refuseSecret(input.path, Buffer.concat([before.subarray(0, read.bytesRead), bytes]));
+  } else if (range.end > headBytes.length) {
+    refuseSecret(input.path, bytes);
+  }
   if (bytes.includes(0)) throw binary(shown, size);
   ctx.signal.throwIfAborted();
 
@@ -169,6 +185,11 @@ async function readLines(
   const note = explain(range, { firstLine, lastLine, hasMore, size, limit: input.limit, ...settings });
   if (note) output.note = note;
   return output;
+}
+
+function refuseSecret(input: string, bytes: Buffer): void {
+  const secret = secretIn(bytes.toString('latin1'));
+  if (secret) throw denied(input, secretReason(secret));
 }
 
 /** The line asked for lies past what one call scans: say where the budget ended and what can be read instead. */
