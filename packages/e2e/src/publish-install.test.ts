@@ -23,8 +23,8 @@ import {
 // Each step needs the one before, so the steps share state and run in sequence.
 
 // The scaffolding README's example package, and the tool it starts with.
-const THIRD_PARTY = '@you/tool-weather';
-const THIRD_PARTY_TOOL = 'weather';
+const THIRD_PARTY = '@you/tool-word-count';
+const THIRD_PARTY_TOOL = 'word_count';
 // What the scaffold's package.json asks for besides @toolshed packages: taken from the workspace's own installs.
 const SCAFFOLD_TOOLCHAIN = ['typescript', 'vitest', '@types/node', 'valibot'];
 const YARN = path.join(REPO_ROOT, 'packages/e2e/node_modules/.bin/yarn');
@@ -368,12 +368,12 @@ describe('publish to a local registry, install selectively, run every documented
     const created = await sh(commands!, dir);
     expect(`${created.stdout}${created.stderr}`).toMatch(/Tests\s+3 passed \(3\)/);
 
-    const pluginDir = path.join(dir, 'tool-weather');
+    const pluginDir = path.join(dir, 'tool-word-count');
     expect(existsSync(path.join(pluginDir, 'dist'))).toBe(false);
     progress('step 8: npm pack before any build: prepack builds it');
     const tarballs = emptyFolder('scaffold-tarball');
     await npm(['pack', '--pack-destination', tarballs], pluginDir);
-    const listing = await run('tar', ['-tzf', path.join(tarballs, 'you-tool-weather-0.1.0.tgz')], { cwd: tarballs, env });
+    const listing = await run('tar', ['-tzf', path.join(tarballs, 'you-tool-word-count-0.1.0.tgz')], { cwd: tarballs, env });
     const files = listing.stdout
       .trim()
       .split('\n')
