@@ -6,7 +6,7 @@
 // LICENSE, metadata, README, no dangling source maps, no test data, licenses of
 // bundled code). Any message, suggestions included, fails the run. Run after a build.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { publishedFileProblems } from './published-files.mjs';
+import { readmeImportProblems } from './readme-imports.mjs';
 
 const run = promisify(execFile);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -81,6 +82,10 @@ async function main() {
       }),
     );
     results.sort((a, b) => a.label.localeCompare(b.label));
+    // The repository's own README is no package's, but its examples are copied the same way.
+    const rootReadme = path.join(root, 'README.md');
+    if (existsSync(rootReadme))
+      results.push({ label: 'the repository README (README.md)', problems: readmeImportProblems(readFileSync(rootReadme, 'utf8')) });
     let failed = 0;
     for (const { label, problems } of results) {
       if (problems.length === 0) {

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
+import { readmeImportProblems } from './readme-imports.mjs';
 
 function files(dir, prefix = '') {
   const out = [];
@@ -84,6 +85,7 @@ function readmeProblems(readme, pkg) {
     if (/^(https?:|mailto:|#)/.test(target)) continue;
     problems.push(`README.md links to "${target}", which does not work on the registry's page; use an absolute https URL`);
   }
+  problems.push(...readmeImportProblems(readme));
   return problems;
 }
 

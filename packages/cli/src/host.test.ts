@@ -507,6 +507,57 @@ describe('the project root, from a subfolder', () => {
   });
 });
 
+describe('prototype keys in the config', () => {
+  /** A file outside the project (read_file's default root), the config file written as given, and a call reading that file. */
+  async function callOutside(config: string, tool = 'read_file') {
+    const outside = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolshed-outside-')));
+    try {
+      writeFileSync(path.join(outside, 'secret.txt'), 'OUTSIDE-THE-ROOT\n');
+      write('package.json', { name: 'app', dependencies: { '@toolshed/tool-read-file': '^1' } });
+      write('toolshed.config.json', config);
+      return await toolshed(['call', tool, JSON.stringify({ path: path.join(outside, 'secret.txt') })]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  }
+
+  it('options {"__proto__": {"root": "/"}} are refused, naming the file, the key path and the plugin; nothing is read', async () => {
+    const run = await callOutside('{"plugins": [["@toolshed/tool-read-file", {"__proto__": {"root": "/"}}]]}');
+    expect(run.stdout).toBe('');
+    expect(run.stdout + run.stderr).not.toContain('OUTSIDE-THE-ROOT');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${path.join(project, 'toolshed.config.json')} is not a valid Toolshed config:`);
+    expect(run.stderr).toContain(
+      '  - plugins[0][1].__proto__ (in the entry of "@toolshed/tool-read-file"): the key "__proto__" is refused (JavaScript takes "__proto__", "constructor" and "prototype" for an object\'s prototype, so options could get values no check saw); remove it',
+    );
+  });
+
+  it('"constructor" and "prototype" are refused at any depth, every one listed at once', async () => {
+    const run = await callOutside(
+      '{"plugins": [{"plugin": "@toolshed/tool-read-file", "options": {"maxLines": 5, "x": [{"constructor": {"prototype": {"root": "/"}}}]}}], "mcpServers": [{"name": "s", "command": "node", "args": ["-e", ""], "env": {"__proto__": {"PATH": "/tmp"}}}]}',
+    );
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).not.toContain('OUTSIDE-THE-ROOT');
+    expect(run.stderr).toContain(
+      '  - plugins[0].options.x[0].constructor (in the entry of "@toolshed/tool-read-file"): the key "constructor" is refused',
+    );
+    expect(run.stderr).toContain('  - mcpServers[0].env.__proto__: the key "__proto__" is refused');
+  });
+
+  it('a tool named "constructor" can still be renamed (rename maps are keyed by tool names), and read_file keeps its root', async () => {
+    const run = await callOutside(
+      '{"plugins": ["@toolshed/tool-read-file"], "rename": {"constructor": "build", "read_file": "read"}}',
+      'read',
+    );
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toContain('read: denied: ');
+    expect(run.stderr).not.toContain('OUTSIDE-THE-ROOT');
+    const inside = await toolshed(['call', 'read', '{"path": "package.json"}']);
+    expect(inside).toMatchObject({ code: 0 });
+    expect(JSON.parse(inside.stdout)).toMatchObject({ path: 'package.json', text: expect.stringContaining('"name": "app"') });
+  });
+});
+
 describe('diagnostics that do not hide', () => {
   it("a missing named plugin and another one's invalid options are reported together", async () => {
     write('package.json', { name: 'app', dependencies: { '@toolshed/tool-echo': '^1' } });

@@ -40,7 +40,8 @@ export function resolveEnvReferences(
   }
   if (Array.isArray(options)) return options.map((item, index) => resolveEnvReferences(item, env, configName, [...path, index]));
   if (typeof options === 'object' && options !== null) {
-    const out: Record<string, unknown> = {};
+    // Without a prototype: an own "__proto__" key (JSON.parse makes one) stays a key, never the copy's prototype.
+    const out: Record<string, unknown> = Object.create(null);
     for (const [key, value] of Object.entries(options)) out[key] = resolveEnvReferences(value, env, configName, [...path, key]);
     return out;
   }

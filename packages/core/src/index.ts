@@ -15,8 +15,8 @@ export type {
   RegisterOptions,
   RegistryOptions,
 } from './registry.js';
-export { checkExposure, DEFAULT_EXPOSURE_SHARE, exposureProblems } from './exposure.js';
-export type { Exposure } from './exposure.js';
+export { checkExposure, DEFAULT_EXPOSURE_CONTEXT_WINDOW, DEFAULT_EXPOSURE_SHARE, exposureProblems } from './exposure.js';
+export type { CheckedExposure, Exposure } from './exposure.js';
 export { describeTool } from './definition.js';
 export type { JsonSchema } from './json-schema.js';
 export { carriedJsonSchema, jsonSchemaInput } from './json-schema-input.js';

@@ -4,7 +4,7 @@ import { checkDefinition, checkTimeout, copyDefinition, describeTool, sameDefini
 import { checkApprovalSetting, needsApproval, noApproverMessage, type ApprovalSetting } from './approval-policy.js';
 import { timeoutMessage } from './timeout-message.js';
 import { EventHub, type ToolEventListener } from './events.js';
-import { checkExposure, type Exposure } from './exposure.js';
+import { type CheckedExposure, checkExposure, type Exposure } from './exposure.js';
 import { describeReceived, formatPath, summarizeIssues, toCallIssues, type CallIssue } from './issues.js';
 import { findNonJsonValue } from './json-value.js';
 import type { CallError, Outcome, ToolCall } from './outcome.js';
@@ -182,7 +182,7 @@ export class ToolRegistry {
   #sealed = false;
   #options: RegistryOptions;
   #events: EventHub;
-  #exposure: Exposure;
+  #exposure: CheckedExposure;
 
   constructor(options: RegistryOptions = {}) {
     if (options.timeoutMs !== undefined) checkTimeout('ToolRegistry options', options.timeoutMs);
@@ -230,8 +230,8 @@ export class ToolRegistry {
   }
 
   /** The exposure setting (a copy): which definitions a model is sent up front. */
-  get exposure(): Exposure {
-    return JSON.parse(JSON.stringify(this.#exposure)) as Exposure;
+  get exposure(): CheckedExposure {
+    return JSON.parse(JSON.stringify(this.#exposure)) as CheckedExposure;
   }
 
   has(name: string): boolean {

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+const semverMajor = (version: string) => Number(version.split('.')[0]);
 import { isolatedEnv, run } from './run.js';
 import { copyWorkspace, pendingChangesets, REPO_ROOT, workspacePackages } from './workspace-copy.js';
 
@@ -128,7 +129,7 @@ describe('after the first release', () => {
     const refused = await script('check-release-plan.mjs', copy);
     expect(refused.code).toBe(1);
     const named = [...refused.stdout.matchAll(/^ {2}- (\S+) would be released as a patch/gm)].map((match) => match[1]).sort();
-    expect(named).toEqual(['@toolshed/create-plugin', '@toolshed/mcp-server', '@toolshed/mcp-server']);
+    expect(named).toEqual(['@toolshed/create-plugin', '@toolshed/mcp-server']);
     expect(refused.stdout).toMatch(
       /@toolshed\/create-plugin would be released as a patch \(1\.0\.1\), but its dependencies on @toolshed\/cli moves from "\^1\.0\.0" to @toolshed\/cli@2\.0\.0, a breaking release\. Release @toolshed\/create-plugin as a major too/,
     );
@@ -157,6 +158,40 @@ describe('after the first release', () => {
       if (peer !== undefined) expect(peer, item.name).toBe('^2.0.0');
     }
   }, 120_000);
+
+  it.each([
+    ['@toolshed/host', ['@toolshed/cli']],
+    ['@toolshed/providers', ['@toolshed/cli', '@toolshed/context', '@toolshed/host', '@toolshed/mcp', '@toolshed/testing']],
+  ])(
+    'a major of %s is refused until every package a user gets it through is a major, down to the launchers',
+    async (pkg, direct) => {
+      const copy = await releasedCopy();
+      writeChangeset(copy, 'major', { [pkg]: 'major' });
+      const refused = await script('check-release-plan.mjs', copy);
+      expect(refused.code).toBe(1);
+      const named = [...refused.stdout.matchAll(/^ {2}- (\S+) would (?:be released as a patch|stay at)/gm)].map((match) => match[1]).sort();
+      expect(named).toEqual([...direct, '@toolshed/create-plugin', '@toolshed/mcp-server'].sort());
+      // No changeset names the launchers, and a CLI patch meets their "^1.0.0": changesets alone would leave them at 1.0.0.
+      expect(refused.stdout).toContain(
+        `  - @toolshed/mcp-server would stay at 1.0.0, but its dependencies on @toolshed/cli moves from "^1.0.0" to @toolshed/cli@2.0.0 (a major it needs because it depends on ${pkg}@2.0.0), a breaking release. Release @toolshed/mcp-server as a major too: add "@toolshed/mcp-server": major to the changeset that makes ${pkg} major.`,
+      );
+      const frontMatter = /together, the changeset's front matter would list:\n((?: {6}.*\n?)+)/.exec(refused.stdout)![1]!;
+      const lines = frontMatter.trim().split(/\n\s*/);
+      expect(lines).toContain(`"${pkg}": major`);
+
+      // The front matter it gives is a plan it accepts, and `changeset version` makes each of them a major.
+      writeChangeset(copy, 'major', Object.fromEntries(lines.map((line) => [JSON.parse(line.split(': ')[0]!), 'major'])));
+      const accepted = await script('check-release-plan.mjs', copy);
+      expect(accepted.code, accepted.stdout).toBe(0);
+      await changesetVersion(copy);
+      const after = new Map(published(copy).map((item) => [item.name, item]));
+      for (const name of [pkg, ...direct, '@toolshed/create-plugin', '@toolshed/mcp-server'])
+        expect(after.get(name)!.version, name).toBe('2.0.0');
+      expect(after.get('@toolshed/mcp-server')!.manifest.dependencies['@toolshed/cli']).toBe('workspace:^');
+      expect(semverMajor(after.get('@toolshed/core')!.version)).toBe(1);
+    },
+    120_000,
+  );
 
   it('check:release fails a plan where a regular dependency on core moves to its next major in a patch', async () => {
     // Host as it was: core as an ordinary dependency, which changesets answers with a patch.

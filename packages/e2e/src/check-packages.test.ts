@@ -75,7 +75,10 @@ beforeAll(() => {
       exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
     },
     {
-      'README.md': '# unkempt\n\nSee [the other package](../sound/README.md).\n',
+      'README.md':
+        '# unkempt\n\nSee [the other package](../sound/README.md).\n\n```sh\nnpm install unkempt@1 zod\n```\n\n' +
+        "```ts\nimport { answer } from 'unkempt';\nimport * as v from 'valibot';\nimport { z } from 'zod';\nimport { readFile } from 'node:fs/promises';\n" +
+        "const { join } = await import('path');\n```\n",
       'dist/index.js':
         '//#region ../../node_modules/left-pad/index.js\nexport const answer = 42;\n//#endregion\n//# sourceMappingURL=index.js.map\n',
       'dist/index.js.map': JSON.stringify({ version: 3, file: 'index.js', sources: ['../src/index.ts'], mappings: 'AAAA' }),
@@ -201,6 +204,7 @@ it('passes sound packages, fails broken ones with what publint and attw say, and
     'README.md does not say the package is ESM-only',
     'README.md does not say the minimum Node version, "Node 20" (from engines.node ">=20")',
     'README.md links to "../sound/README.md", which does not work on the registry\'s page; use an absolute https URL',
+    'README.md: an example imports valibot, which no install line of the README installs; add it to the `npm install` line before the example',
     'dist/index.js.map points to ../src/index.ts, not in the package: ship the sources or drop the map',
     'dist/index.test.js is test code or test data: leave it out of "files" and the build',
     'src/escape-corpus.ts is test code or test data: leave it out of "files" and the build',

@@ -23,10 +23,12 @@ import {
 // Each step needs the one before, so the steps share state and run in sequence.
 
 // The scaffolding README's example package, and the tool it starts with.
-const THIRD_PARTY = '@you/tool-weather';
-const THIRD_PARTY_TOOL = 'weather';
+const THIRD_PARTY = '@you/tool-word-count';
+const THIRD_PARTY_TOOL = 'word_count';
 // What the scaffold's package.json asks for besides @toolshed packages: taken from the workspace's own installs.
 const SCAFFOLD_TOOLCHAIN = ['typescript', 'vitest', '@types/node', 'valibot'];
+/** The optional peers we adapt, each from the package whose tests run against its current major (its devDependency). */
+const ADAPTED = [{ name: 'ai', from: 'packages/providers' }];
 const YARN = path.join(REPO_ROOT, 'packages/e2e/node_modules/.bin/yarn');
 // Issue 12's weight target for the CLI and one plugin, without MCP serving.
 const MAX_PACKAGES = 20;
@@ -160,6 +162,7 @@ describe('publish to a local registry, install selectively, run every documented
       return { dir: item.dir, deps: [...Object.keys(manifest.dependencies ?? {}), ...peers] };
     });
     roots.push({ dir: REPO_ROOT, deps: SCAFFOLD_TOOLCHAIN });
+    roots.push(...ADAPTED.map(({ name, from }) => ({ dir: path.join(REPO_ROOT, from), deps: [name] })));
     const isWorkspace = (dir: string) => published.some((item) => dir === item.dir);
     const thirdParty = thirdPartyClosure(roots, isWorkspace).filter((item) => !item.name.startsWith('@toolshed/'));
     progress(`step 2: seeding ${thirdParty.length} third-party packages from the workspace's node_modules`);
@@ -269,6 +272,46 @@ describe('publish to a local registry, install selectively, run every documented
     expect((absent as Error).message).toMatch(/Unknown tool "send_email"; available tools: echo, read_file/);
   }, 600_000);
 
+  it('step 4b: npm installs the current major of every peer we adapt beside providers and context (no ERESOLVE), and the adapter runs', async () => {
+    const dir = emptyFolder('adapted-peers');
+    writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: 'e2e-adapted', private: true, type: 'module' }, null, 2)}\n`);
+    const wanted = ADAPTED.map(({ name, from }) => {
+      const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, from, 'node_modules', name, 'package.json'), 'utf8')) as {
+        version: string;
+      };
+      return { name, version };
+    });
+    // What the workspace tests against is the current major (ai 7 has been the latest since August).
+    expect(wanted.find((item) => item.name === 'ai')!.version).toMatch(/^([7-9]|\d\d+)\./);
+    progress(
+      `step 4b: npm install @toolshed/providers @toolshed/context beside ${wanted.map(({ name, version }) => `${name}@${version}`).join(' ')}`,
+    );
+    await npm(
+      [
+        'install',
+        '--ignore-scripts',
+        '@toolshed/providers',
+        '@toolshed/context',
+        '@toolshed/tool-echo',
+        ...wanted.map(({ name, version }) => `${name}@${version}`),
+      ],
+      dir,
+    );
+    for (const { name, version } of wanted) {
+      expect(JSON.parse(readFileSync(path.join(dir, 'node_modules', name, 'package.json'), 'utf8')).version, name).toBe(version);
+    }
+    const script = [
+      "import { ToolRegistry } from '@toolshed/core';",
+      "import { toAiSdkTools } from '@toolshed/providers/ai-sdk';",
+      "import { echo } from '@toolshed/tool-echo';",
+      'const tools = toAiSdkTools(new ToolRegistry().register(echo));',
+      "console.log(JSON.stringify(await tools.echo.execute({ text: 'through ai' }, { toolCallId: 'c1', messages: [], context: {} })));",
+    ].join('\n');
+    writeFileSync(path.join(dir, 'adapt.mjs'), script);
+    const ran = await run(process.execPath, ['adapt.mjs'], { cwd: dir, env });
+    expect(JSON.parse(ran.stdout)).toEqual({ text: 'through ai' });
+  }, 600_000);
+
   it('step 5: on the oldest Node that engines allows, the installed CLI works, require() of core fails clearly, and host loads by require()', async () => {
     const oldest = await run(OLDEST_NODE, ['--version'], { cwd: project, env });
     const minimum = (
@@ -368,12 +411,12 @@ describe('publish to a local registry, install selectively, run every documented
     const created = await sh(commands!, dir);
     expect(`${created.stdout}${created.stderr}`).toMatch(/Tests\s+3 passed \(3\)/);
 
-    const pluginDir = path.join(dir, 'tool-weather');
+    const pluginDir = path.join(dir, 'tool-word-count');
     expect(existsSync(path.join(pluginDir, 'dist'))).toBe(false);
     progress('step 8: npm pack before any build: prepack builds it');
     const tarballs = emptyFolder('scaffold-tarball');
     await npm(['pack', '--pack-destination', tarballs], pluginDir);
-    const listing = await run('tar', ['-tzf', path.join(tarballs, 'you-tool-weather-0.1.0.tgz')], { cwd: tarballs, env });
+    const listing = await run('tar', ['-tzf', path.join(tarballs, 'you-tool-word-count-0.1.0.tgz')], { cwd: tarballs, env });
     const files = listing.stdout
       .trim()
       .split('\n')

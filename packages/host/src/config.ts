@@ -3,6 +3,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { exposureProblems, isRecord } from '@toolshed/core/contract';
 import { ConfigError } from './errors.js';
 import { mcpServersProblems } from './mcp/entries.js';
+import { prototypeKeyPaths, prototypeKeyProblem } from './prototype-keys.js';
 import type { HostConfig } from './types.js';
 
 export const CONFIG_FILE = 'toolshed.config.json';
@@ -85,6 +86,26 @@ function checkEntry(entry: unknown, at: string, problems: string[]): void {
   );
 }
 
+type KeyPath = (string | number)[];
+
+/** The maps keyed by tool names: `rename` (top level, a plugin's, a server's) and a server's `annotations`. */
+function namesTools(path: KeyPath): boolean {
+  if (path.length === 1) return path[0] === 'rename';
+  if (path.length !== 3 || typeof path[1] !== 'number') return false;
+  return (
+    (path[0] === 'plugins' && path[2] === 'rename') || (path[0] === 'mcpServers' && (path[2] === 'rename' || path[2] === 'annotations'))
+  );
+}
+
+/** A refused key, and for one inside a plugin's options, which plugin's. */
+function prototypeKeyAt(config: Record<string, unknown>, path: KeyPath): string {
+  const problem = prototypeKeyProblem(path);
+  if (path[0] !== 'plugins' || !Array.isArray(config.plugins)) return problem;
+  const entry: unknown = config.plugins[path[1] as number];
+  const spec = Array.isArray(entry) ? entry[0] : isRecord(entry) ? entry.plugin : undefined;
+  return typeof spec === 'string' ? problem.replace(':', ` (in the entry of ${JSON.stringify(spec)}):`) : problem;
+}
+
 /** Collect every problem at once so one edit fixes the file. */
 function checkConfig(config: unknown, label: string, file: string): asserts config is HostConfig {
   const problems: string[] = [];
@@ -104,6 +125,7 @@ function checkConfig(config: unknown, label: string, file: string): asserts conf
     if (config.rename !== undefined) checkRename(config.rename, 'rename', problems);
     if (config.discover !== undefined && typeof config.discover !== 'boolean') problems.push('"discover" must be true or false');
     if (config.exposure !== undefined) problems.push(...exposureProblems(config.exposure));
+    for (const path of prototypeKeyPaths(config, namesTools)) problems.push(prototypeKeyAt(config, path));
   }
   if (problems.length > 0) {
     throw new ConfigError(file, `${label} is not a valid Toolshed config:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);

@@ -20,6 +20,13 @@ describe('exposure in toolshed.config.json', () => {
     await host.close();
   });
 
+  it('"auto" without a contextWindow takes the documented default of 128,000 tokens', async () => {
+    setup({ exposure: { mode: 'auto' } });
+    const host = await createHost({ cwd: project.dir });
+    expect(host.registry.exposure).toEqual({ mode: 'auto', contextWindow: 128_000, share: 0.1 });
+    await host.close();
+  });
+
   it('is in the inspection too, for listings that import no plugin code', async () => {
     setup({ exposure: { mode: 'search', alwaysLoaded: ['ok'] } });
     expect((await inspectPlugins({ cwd: project.dir })).exposure).toEqual({ mode: 'search', alwaysLoaded: ['ok'] });
@@ -42,7 +49,7 @@ describe('exposure in toolshed.config.json', () => {
     expect((error as ConfigError).message).toBe(
       [
         `${project.dir}/toolshed.config.json is not a valid Toolshed config:`,
-        '  - exposure.contextWindow must be the model\'s context window in tokens (a whole number above 0), got "200k"',
+        '  - exposure.contextWindow must be the model\'s context window in tokens (a whole number above 0; leave it out for 128000), got "200k"',
         '  - exposure.share must be a number above 0 and at most 1 (0.1 is 10%), got 0',
       ].join('\n'),
     );

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { ToolRegistry } from '@toolshed/core';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { hostHeaderAllowed, isLoopback } from './host-check.js';
 import { originAllowed, readAllowedOrigins } from './origin-check.js';
 import { invalidParams } from './params-gate.js';
@@ -61,13 +62,20 @@ interface Session {
   closed: boolean;
 }
 
-function sendError(res: ServerResponse, status: number, message: string, code = -32000, headers: Record<string, string> = {}): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  code = -32000,
+  headers: Record<string, string> = {},
+  id: RequestId | null = null,
+): void {
   if (res.headersSent) {
     res.end();
     return;
   }
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
 function urlHost(host: string): string {
@@ -149,7 +157,7 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
     // The transport takes a malformed initialize for some other request ("Server not initialized"):
     // read the body first, so that its params get -32602 naming the field.
     const body = await readMessage(req);
-    if (!body.ok) return void sendError(res, body.status, body.message, body.code);
+    if (!body.ok) return void sendError(res, body.status, body.message, body.code, {}, body.id);
     const invalid = invalidParams(body.value);
     if (invalid) {
       res.writeHead(400, { 'content-type': 'application/json' });
@@ -181,7 +189,7 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
       });
     }
     const body = await readMessage(req);
-    if (!body.ok) return sendError(res, body.status, body.message, body.code);
+    if (!body.ok) return sendError(res, body.status, body.message, body.code, {}, body.id);
     const server = createMcpServer(registry, serverOptions);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     unbound.add(server);
@@ -227,7 +235,7 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
       // A POST's body is read here, not by the transport, to refuse a batch before any of it runs.
       if (req.method !== 'POST') return session.transport.handleRequest(req, res);
       const body = await readMessage(req);
-      if (!body.ok) return sendError(res, body.status, body.message, body.code);
+      if (!body.ok) return sendError(res, body.status, body.message, body.code, {}, body.id);
       return session.transport.handleRequest(req, res, body.value);
     }
     if (req.method !== 'POST')

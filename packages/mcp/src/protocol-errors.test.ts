@@ -103,6 +103,78 @@ describe('stdio: a line that is not a JSON-RPC message', () => {
   });
 });
 
+describe('HTTP: a JSON body that is not a JSON-RPC message', () => {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  // The body, the id of the answer, and how the answer's message starts (as stdio says it).
+  const cases: [string, string, unknown, string][] = [
+    [
+      'no jsonrpc',
+      '{"id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}',
+      7,
+      'Invalid Request: "jsonrpc" must be "2.0" (got nothing).',
+    ],
+    [
+      'no jsonrpc, an initialize',
+      `{"id":1,"method":"initialize","params":${JSON.stringify(INITIALIZE.params)}}`,
+      1,
+      'Invalid Request: "jsonrpc" must be "2.0" (got nothing).',
+    ],
+    ['jsonrpc 1.0', '{"jsonrpc":"1.0","id":"a","method":"ping"}', 'a', 'Invalid Request: "jsonrpc" must be "2.0" (got "1.0").'],
+    ['a string', '"ping"', null, 'Invalid Request: a JSON-RPC message is an object, not string.'],
+    ['null', 'null', null, 'Invalid Request: a JSON-RPC message is an object, not null.'],
+    [
+      'neither request nor response',
+      '{"jsonrpc":"2.0","id":8}',
+      8,
+      'Invalid Request: it is neither a request (id, method), a notification (method) nor a response',
+    ],
+  ];
+
+  async function serve(stateless: boolean) {
+    const fixture = createTestRegistry();
+    const events: ToolEvent[] = [];
+    fixture.registry.subscribe((event) => events.push(event));
+    const service = await serveHttp(fixture.registry, { stateless });
+    opened.push(service);
+    return { service, events };
+  }
+  const postRaw = (url: string, body: string, extra: Record<string, string> = {}) =>
+    fetch(url, { method: 'POST', headers: { ...headers, ...extra }, body });
+
+  async function expectInvalid(res: Response, id: unknown, message: string): Promise<void> {
+    expect(res.status).toBe(400);
+    const reply = (await res.json()) as Reply;
+    expect(reply).toMatchObject({ jsonrpc: '2.0', id, error: { code: -32600 } });
+    expect(reply.error!.message.startsWith(message)).toBe(true);
+  }
+
+  it.each(cases)('before a session: %s gets 400 and -32600, and no session is opened', async (_name, body, id, message) => {
+    const { service, events } = await serve(false);
+    await expectInvalid(await postRaw(service.url, body), id, message);
+    expect(service.sessionCount).toBe(0);
+    expect(events).toEqual([]);
+  });
+
+  it.each(cases)('in a session: %s gets 400 and -32600, nothing runs, and the session goes on', async (_name, body, id, message) => {
+    const { service, events } = await serve(false);
+    const init = await postRaw(service.url, JSON.stringify({ jsonrpc: '2.0', id: 0, ...INITIALIZE }));
+    const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
+    await init.text();
+    await expectInvalid(await postRaw(service.url, body, session), id, message);
+    expect(events).toEqual([]);
+    const call = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'echo', arguments: { text: 'still here' } } };
+    const res = await postRaw(service.url, JSON.stringify(call), session);
+    expect(await res.text()).toContain('still here');
+    expect(service.sessionCount).toBe(1);
+  });
+
+  it.each(cases)('stateless: %s gets 400 and -32600, and nothing runs', async (_name, body, id, message) => {
+    const { service, events } = await serve(true);
+    await expectInvalid(await postRaw(service.url, body, { 'mcp-protocol-version': '2025-06-18' }), id, message);
+    expect(events).toEqual([]);
+  });
+});
+
 describe(`stdio: the ${MAX_LINE_BYTES / 1024 / 1024} MiB line limit`, () => {
   /** A count_words call whose line is exactly `bytes` long, with the id last, as the SDK client writes it. */
   function callLine(bytes: number, id: number): string {

@@ -1,9 +1,11 @@
 import type { IncomingMessage } from 'node:http';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { checkMessage } from './jsonrpc-message.js';
 
 /** The SDK transport's own limit for a POST body. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-export type Body = { ok: true; value: unknown } | { ok: false; status: number; code: number; message: string };
+export type Body = { ok: true; value: unknown } | { ok: false; status: number; code: number; message: string; id?: RequestId | null };
 
 /** Read a POST body as JSON, answering as the SDK transport would (413 over its limit, -32700 for bad JSON). */
 export async function readBody(req: IncomingMessage): Promise<Body> {
@@ -33,7 +35,8 @@ export async function readBody(req: IncomingMessage): Promise<Body> {
  * 400 and -32600, none of it run: MCP dropped batching in revision 2025-06-18, and this server
  * speaks that revision and later (the SDK negotiates 2025-11-25 with current clients). An older
  * client that negotiated 2025-03-26, which allowed batches, is refused too; it can send one
- * message per POST, which every revision allows.
+ * message per POST, which every revision allows. Valid JSON that is no JSON-RPC message is
+ * refused with 400 and -32600 too, saying what is wrong, as on stdio.
  */
 export async function readMessage(req: IncomingMessage): Promise<Body> {
   const body = await readBody(req);
@@ -45,5 +48,8 @@ export async function readMessage(req: IncomingMessage): Promise<Body> {
       message: `Invalid Request: batches (JSON arrays) are not supported by MCP since 2025-06-18, so none of the ${body.value.length} messages in this one was run. Send one JSON-RPC message per POST.`,
     };
   }
-  return body;
+  if (!body.ok) return body;
+  // The SDK's transport answers valid JSON that is no JSON-RPC message (no "jsonrpc", say) with -32700.
+  const checked = checkMessage(body.value);
+  return checked.ok ? body : { ok: false, status: 400, code: checked.code, message: checked.message, id: checked.id };
 }

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { checkMessage, type MessageCheck } from './jsonrpc-message.js';
 import { LineReader, MAX_LINE_BYTES, type Line } from './line-reader.js';
 
 const MIB = MAX_LINE_BYTES / (1024 * 1024);
@@ -8,12 +9,7 @@ const MIB = MAX_LINE_BYTES / (1024 * 1024);
 // A request that was too long to read: its id, when the line ends with it, as the SDK's clients write it.
 const TRAILING_ID = /[,{]\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*}\s*$/;
 
-type Verdict = { ok: true; message: JSONRPCMessage } | { ok: false; code: number; message: string; id: RequestId | null };
-
-function idOf(value: unknown): RequestId | null {
-  const id = (value as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
-}
+type Verdict = MessageCheck;
 
 /** What a line holds: one JSON-RPC message, or the error to answer it with. */
 function read(line: Line): Verdict | undefined {
@@ -47,16 +43,7 @@ function read(line: Line): Verdict | undefined {
       message: 'Invalid Request: batches (JSON arrays) are not supported by MCP since 2025-06-18. Send one JSON-RPC message per line.',
     };
   }
-  const parsed = JSONRPCMessageSchema.safeParse(value);
-  if (parsed.success) return { ok: true, message: parsed.data };
-  const jsonrpc = (value as { jsonrpc?: unknown } | null)?.jsonrpc;
-  const why =
-    typeof value !== 'object' || value === null
-      ? `a JSON-RPC message is an object, not ${value === null ? 'null' : typeof value}`
-      : jsonrpc !== '2.0'
-        ? `"jsonrpc" must be "2.0" (got ${JSON.stringify(jsonrpc) ?? 'nothing'})`
-        : 'it is neither a request (id, method), a notification (method) nor a response (id, result or error)';
-  return { ok: false, code: ErrorCode.InvalidRequest, id: idOf(value), message: `Invalid Request: ${why}.` };
+  return checkMessage(value);
 }
 
 /**

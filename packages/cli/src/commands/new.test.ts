@@ -28,6 +28,17 @@ afterAll(async () => {
 });
 
 describe('toolshed new plugin, outside a workspace', () => {
+  it("the create-plugin README's example package gets a tool named for what the generated tool does (counting words)", async () => {
+    const readme = await readFile(fileURLToPath(new URL('../../../create-plugin/README.md', import.meta.url)), 'utf8');
+    const names = [...readme.matchAll(/npm create @toolshed\/plugin (\S+)/g)].map((match) => match[1]!);
+    expect(new Set(names)).toEqual(new Set(['@you/tool-word-count']));
+    const run = await toolshed(['new', 'plugin', names[0]!, '--dir', 'from-readme'], dir);
+    expect(run.code).toBe(0);
+    const tool = await readFile(join(dir, 'from-readme/src/word_count.ts'), 'utf8');
+    expect(tool).toContain("name: 'word_count',");
+    expect(tool).toContain("description: 'Count the words and characters in a text.");
+  });
+
   it('writes a standalone plugin package with real version ranges', async () => {
     const run = await toolshed(['new', 'plugin', '@acme/tool-word-count'], dir);
     expect(run.stderr).toBe('');

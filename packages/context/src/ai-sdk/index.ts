@@ -7,7 +7,7 @@ import type { ToolSearch } from '../search/session.js';
 /** The `tool_search` tool for the AI SDK, running the search of `search`. */
 export function toAiSdkSearchTool(search: ToolSearch): Tool {
   const definition = search.searchTool;
-  return tool<unknown, unknown>({
+  return tool({
     description: definition.description,
     inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
     execute: async (input, { toolCallId, abortSignal }) => {

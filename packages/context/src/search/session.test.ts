@@ -42,6 +42,19 @@ describe('createToolSearch', () => {
     expect(shared.decision).toMatchObject({ deferred: true, threshold: 200 });
   });
 
+  it('auto without a contextWindow, on the registry or given, measures against the default 128,000 tokens', async () => {
+    const onRegistry = await createToolSearch(catalogueRegistry({ mode: 'auto' }));
+    expect(onRegistry.decision).toMatchObject({ deferred: false, reason: 'under-share', threshold: 12_800 });
+    const given = await createToolSearch(catalogueRegistry(), { exposure: { mode: 'auto', share: 0.0001 } });
+    expect(given.decision).toMatchObject({ deferred: true, reason: 'over-share', threshold: 12 });
+  });
+
+  it('refuses a bad exposure given to it, naming the field', async () => {
+    await expect(createToolSearch(catalogueRegistry(), { exposure: { mode: 'auto', contextWindow: -1 } })).rejects.toThrow(
+      'createToolSearch options: exposure.contextWindow must be',
+    );
+  });
+
   it('tells listeners once per search that made new tools available', async () => {
     const search = await createToolSearch(catalogueRegistry({ mode: 'search' }));
     let changes = 0;

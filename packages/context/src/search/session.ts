@@ -1,4 +1,6 @@
 import {
+  type CheckedExposure,
+  checkExposure,
   ToolRegistry,
   type DispatchOptions,
   type Exposure,
@@ -54,12 +56,12 @@ export interface ToolSearch {
   subscribe(listener: ToolEventListener): () => void;
 }
 
-async function decide(exposure: Exposure, definitions: ToolDefinition[]): Promise<ExposureDecision> {
+async function decide(exposure: CheckedExposure, definitions: ToolDefinition[]): Promise<ExposureDecision> {
   if (exposure.mode === 'always') return { deferred: false, reason: 'always' };
   if (exposure.mode === 'search') return { deferred: true, reason: 'search' };
   // auto: the definitions as OpenAI's chat format sends them, counted with o200k.
   const { tokens } = measureWith(await loadO200k(), definitions, 'openai').total;
-  const threshold = Math.floor(exposure.contextWindow * (exposure.share ?? 0.1));
+  const threshold = Math.floor(exposure.contextWindow * exposure.share);
   return tokens > threshold
     ? { deferred: true, reason: 'over-share', tokens, threshold }
     : { deferred: false, reason: 'under-share', tokens, threshold };
@@ -71,7 +73,7 @@ async function decide(exposure: Exposure, definitions: ToolDefinition[]): Promis
  * `tool_search`, or when `alwaysLoaded` names a tool it does not have.
  */
 export async function createToolSearch(registry: ToolRegistry, options: ToolSearchOptions = {}): Promise<ToolSearch> {
-  const exposure = options.exposure ?? registry.exposure;
+  const exposure = options.exposure === undefined ? registry.exposure : checkExposure('createToolSearch options', options.exposure);
   const defaultLimit = options.limit ?? DEFAULT_SEARCH_LIMIT;
   if (!Number.isInteger(defaultLimit) || defaultLimit < 1)
     throw new RangeError(`limit must be a whole number of at least 1, got ${String(options.limit)}.`);

@@ -1,6 +1,7 @@
-import { resolveEnvReferences } from '@toolshed/core/contract';
+import { optionPath, PluginError, resolveEnvReferences } from '@toolshed/core/contract';
 import { coreMismatch, describeCoreMismatch } from '../compat.js';
 import { readManifestField, readManifestFile } from '../manifest.js';
+import { prototypeKeyPaths, prototypeKeyProblem } from '../prototype-keys.js';
 import { loadSource } from './load-source.js';
 import type { About } from './record.js';
 import type { Source } from './source.js';
@@ -26,8 +27,16 @@ export async function prepare(
   context: PrepareContext,
 ): Promise<{ state: PluginState; options?: Record<string, unknown> }> {
   // After the package is read, so that an options error names it with its version.
-  const resolveOptions = () =>
-    rawOptions === undefined ? undefined : (resolveEnvReferences(rawOptions, context.env, context.configName) as Record<string, unknown>);
+  const resolveOptions = () => {
+    if (rawOptions === undefined) return undefined;
+    // Options given in code are checked only here (a config file's were checked when it was read).
+    const refused = prototypeKeyPaths(rawOptions);
+    if (refused.length > 0) {
+      const problems = refused.map((path) => `option ${prototypeKeyProblem(path)}`);
+      throw new PluginError({ phase: 'options', field: optionPath(refused[0]!) }, `${problems.join('; ')}.`);
+    }
+    return resolveEnvReferences(rawOptions, context.env, context.configName) as Record<string, unknown>;
+  };
   const runNow = async (options: Record<string, unknown> | undefined) => {
     const instance = await loadSource(source, options, context.cwd, () => (about.imported = true));
     // A module file or plugin object is known by its plugin's name once it has run.

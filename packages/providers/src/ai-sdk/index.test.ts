@@ -210,7 +210,7 @@ describe('toAiSdkTools', () => {
       defineTool({ name: 'maker', description: 'Returns a cycle.', input: v.object({}), run: () => cycle }),
     );
     const execute = toAiSdkTools(registry).maker!.execute!;
-    const thrown = await Promise.resolve(execute({}, { toolCallId: 'c1', messages: [] })).catch((error: unknown) => error);
+    const thrown = await Promise.resolve(execute({}, { toolCallId: 'c1', messages: [], context: {} })).catch((error: unknown) => error);
     expect(thrown).toMatchObject({
       code: 'invalid_output',
       message: expect.stringMatching(/^maker returned output that cannot be sent as JSON \(Converting circular structure to JSON/),

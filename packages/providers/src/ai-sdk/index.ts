@@ -24,7 +24,7 @@ export function toAiSdkTools(registry: ToolRegistry, options?: ResultOptions): T
   for (const definition of registry.list()) {
     const { name } = definition;
     const approvedBySdk = needsApproval(definition);
-    tools[name] = tool<unknown, unknown>({
+    tools[name] = tool({
       description: definition.description,
       ...(definition.annotations?.title !== undefined ? { title: definition.annotations.title } : {}),
       inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
@@ -57,5 +57,10 @@ export class ToolCallFailed extends Error {
   ) {
     super(message);
     this.name = 'ToolCallFailed';
+  }
+
+  /** The outcome's message alone: AI SDK 7 sends a thrown error's `toString()` to the model (6 sent its `message`), so both send the same words. */
+  override toString(): string {
+    return this.message;
   }
 }
