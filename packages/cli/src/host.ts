@@ -90,6 +90,20 @@ export async function inspectTools(): Promise<{ tools: ToolDefinition[]; exposur
   };
 }
 
+/**
+ * Hosts a command made, until the process ends: a command that fails after making one (a
+ * transcript it cannot open, a port in use) closes them in reportError, so no MCP server the
+ * host started keeps the process from exiting with its error.
+ */
+const made = new Set<Host>();
+
+/** Close every host a command made (closing is idempotent: a command may have closed its own). */
+export async function closeMadeHosts(): Promise<void> {
+  const hosts = [...made];
+  made.clear();
+  await Promise.allSettled(hosts.map((host) => host.close()));
+}
+
 /** A sealed registry with every plugin's tools; plugin code loads on a tool's first call. */
 export async function loadTools(
   options: { approve?: ApprovalSetting } = {},
@@ -97,6 +111,7 @@ export async function loadTools(
   const host = await usingHost((hostOptions) =>
     createHost({ ...hostOptions, ...(options.approve ? { registry: { approve: options.approve } } : {}) }),
   );
+  made.add(host);
   warn(host.plugins, host.warnings);
   return { registry: host.registry, host, pluginOf: origins(host.plugins) };
 }
