@@ -65,7 +65,10 @@ beforeEach(() => {
   made.push(dir);
   mkdirSync(path.join(dir, 'node_modules', '@toolshed'), { recursive: true });
   symlinkSync(MCP_DIR, path.join(dir, 'node_modules/@toolshed/mcp'), 'dir');
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'exit-project', private: true, dependencies: { '@toolshed/mcp': '^1' } }));
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: 'exit-project', private: true, dependencies: { '@toolshed/mcp': '^1' } }),
+  );
   marker = path.join(dir, 'marker.log');
 });
 
@@ -115,6 +118,43 @@ describe('a command that fails after its host started a server exits with its er
 
   it('call --transcript into a folder that does not exist', async () => {
     config();
-    await expectExitWith(['call', 'whoami', '{}', '--transcript', path.join(dir, 'missing/t.jsonl')], 2, 'cannot write the transcript file');
+    await expectExitWith(
+      ['call', 'whoami', '{}', '--transcript', path.join(dir, 'missing/t.jsonl')],
+      2,
+      'cannot write the transcript file',
+    );
+  });
+});
+
+describe('configured servers skipped and no tool left', () => {
+  const mute = (name: string) => ({ name, command: process.execPath, args: ['-e', 'setInterval(() => {}, 1 << 30)'], startTimeoutMs: 500 });
+
+  it.each(['list', 'list --json', 'schema', 'serve'])(
+    '`%s` exits 1 naming each server and why, never "No tools" with 0',
+    async (command) => {
+      writeFileSync(path.join(dir, 'toolshed.config.json'), JSON.stringify({ mcpServers: [mute('mute'), mute('quiet')] }));
+      const run = await toolshed(dir, command.split(' '), {});
+      expect(run.signal).toBeNull();
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('toolshed: no tools: 2 MCP servers of the config could not be used:\n');
+      for (const name of ['mute', 'quiet'])
+        expect(run.stderr).toContain(
+          `  - mcp server "${name}": could not list its tools: MCP server "${name}" could not start: it did not answer initialize within 500 ms`,
+        );
+      expect(run.stderr).not.toContain('No tools');
+    },
+  );
+
+  it('with a plugin still giving tools, the skipped server is a warning and the command succeeds', async () => {
+    const echo = realpathSync(path.dirname(require.resolve('@toolshed/tool-echo/package.json')));
+    symlinkSync(echo, path.join(dir, 'node_modules/@toolshed/tool-echo'), 'dir');
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'exit-project', private: true, dependencies: { '@toolshed/mcp': '^1', '@toolshed/tool-echo': '^1' } }),
+    );
+    writeFileSync(path.join(dir, 'toolshed.config.json'), JSON.stringify({ mcpServers: [mute('mute')] }));
+    const run = await toolshed(dir, ['list'], {});
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('toolshed: warning: skipped plugin mcp server "mute"');
   });
 });
