@@ -31,7 +31,7 @@ describe('a server slow to start', () => {
   it('with a cache, is said without the first-start words and waits its own startTimeoutMs, then fails naming it', async () => {
     // Tools cached for this very entry: this start is not its first.
     const config = fault('silent', {}, { startTimeoutMs: 6_000 });
-    const tool = { name: 'speak', description: 'Repeat the text.', inputSchema: { type: 'object' } };
+    const tool = { name: 'speak', description: 'Repeat the text.', inputSchema: { type: 'object' as const } };
     writeCache(cacheFile(s.ctx.cacheDir, config.name), configHash(checkServerConfig(config, 'test'), s.ctx.cwd), config.name, [tool]);
     const said: string[] = [];
     const mount = mountServer(config, { ...s.ctx, progress: (line) => said.push(line) });
