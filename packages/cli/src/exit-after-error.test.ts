@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { alive } from './alive.fixture.js';
 
 const require = createRequire(import.meta.url);
 const bin = fileURLToPath(new URL('../bin/toolshed.cjs', import.meta.url));
@@ -36,21 +37,6 @@ function toolshed(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<
       resolve({ code, signal, stderr });
     });
   });
-}
-
-/** Whether a process runs (a zombie, dead and waiting to be reaped, does not). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
-  } catch {
-    return true;
-  }
 }
 
 const made: string[] = [];
