@@ -38,8 +38,8 @@ interface CommonServerConfig {
   /**
    * How long the server may take to start (or accept the connection) and answer
    * `initialize` and `tools/list`, in ms; past it the start counts as failed. Default 30,000,
-   * or 120,000 for a first start (no cached tools for this entry yet: a server run by `npx -y`
-   * may be installing its package).
+   * or 120,000 for a stdio server's first start (no cached tools for this entry yet: a server run
+   * by `npx -y` may be installing its package).
    */
   startTimeoutMs?: number;
 }

@@ -273,8 +273,8 @@ class ServerMount implements McpMount {
         `${this.#server} was not started: the MCP client could not be loaded (${error instanceof Error ? error.message : String(error)}); reinstall @toolshed/mcp.`,
       );
     }
-    // No tools cached for this entry: the server may never have run here (`npx -y` installs first).
-    const firstStart = this.#mounted === undefined && readCache(this.#file, this.#key()) === undefined;
+    // A stdio entry with no tools cached: the server may never have run here (`npx -y` installs first).
+    const firstStart = 'command' in this.#config && this.#mounted === undefined && readCache(this.#file, this.#key()) === undefined;
     const slow = this.#sayWhenSlow(firstStart, h.startTimeoutOf(this.#config, firstStart), h.SLOW_START_MS);
     try {
       connection = await h.connect(
