@@ -21,9 +21,12 @@ export function setProjectOptions(options: { cwd?: string; config?: string }): v
   project = options;
 }
 
+/** A server's slow start is said on stderr while the command waits (a first `npx -y` start installs). */
+const progress = (line: string) => printError(`toolshed: ${line}\n`);
+
 function hostOptions(): HostOptions {
   // --config is relative to where the command was typed, like any file argument.
-  const options: HostOptions = project.config !== undefined ? { config: resolve(project.config) } : {};
+  const options: HostOptions = { progress, ...(project.config !== undefined ? { config: resolve(project.config) } : {}) };
   // Without --cwd the host finds the project root upward from here, as npm does.
   if (project.cwd === undefined) return options;
   const cwd = resolve(project.cwd);
@@ -62,6 +65,21 @@ function warn(plugins: PluginReport[], warnings: string[]): void {
   }
 }
 
+/**
+ * No tool left while MCP servers the config names were skipped (they could not start, or did
+ * not answer in time): the command fails naming each and why, rather than succeed with nothing.
+ */
+function failIfOnlySkippedServers(plugins: PluginReport[], tools: number): void {
+  if (tools > 0) return;
+  const skipped = plugins.filter((plugin) => plugin.source === 'mcp' && plugin.status !== 'loaded' && plugin.error);
+  if (skipped.length === 0) return;
+  const lines = skipped.map((plugin) => `  - ${pluginLabel(plugin)}: ${plugin.error!.message}`);
+  throw new Error(
+    `no tools: ${skipped.length === 1 ? 'the MCP server' : `${skipped.length} MCP servers`} of the config could not be used:
+${lines.join('\n')}\n` + 'Fix the server, or raise its "startTimeoutMs" if it is only slow; `toolshed plugins` shows each one.',
+  );
+}
+
 export interface ToolOrigins {
   /** The plugin (name and version) a tool came from. */
   pluginOf(tool: string): { name: string; version?: string; source?: PluginReport['source'] } | undefined;
@@ -82,12 +100,27 @@ function origins(plugins: PluginReport[]): ToolOrigins['pluginOf'] {
 /** The tools as a model sees them, from the plugins' static manifests: no plugin code is imported. */
 export async function inspectTools(): Promise<{ tools: ToolDefinition[]; exposure?: Exposure } & ToolOrigins> {
   const inspection = await usingHost((options) => inspectPlugins(options));
+  failIfOnlySkippedServers(inspection.plugins, inspection.tools.length);
   warn(inspection.plugins, inspection.warnings);
   return {
     tools: inspection.tools,
     pluginOf: origins(inspection.plugins),
     ...(inspection.exposure ? { exposure: inspection.exposure } : {}),
   };
+}
+
+/**
+ * Hosts a command made, until the process ends: a command that fails after making one (a
+ * transcript it cannot open, a port in use) closes them in reportError, so no MCP server the
+ * host started keeps the process from exiting with its error.
+ */
+const made = new Set<Host>();
+
+/** Close every host a command made (closing is idempotent: a command may have closed its own). */
+export async function closeMadeHosts(): Promise<void> {
+  const hosts = [...made];
+  made.clear();
+  await Promise.allSettled(hosts.map((host) => host.close()));
 }
 
 /** A sealed registry with every plugin's tools; plugin code loads on a tool's first call. */
@@ -97,6 +130,8 @@ export async function loadTools(
   const host = await usingHost((hostOptions) =>
     createHost({ ...hostOptions, ...(options.approve ? { registry: { approve: options.approve } } : {}) }),
   );
+  made.add(host);
+  failIfOnlySkippedServers(host.plugins, host.registry.list().length);
   warn(host.plugins, host.warnings);
   return { registry: host.registry, host, pluginOf: origins(host.plugins) };
 }

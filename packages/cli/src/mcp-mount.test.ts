@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createHost, inspectPlugins } from '@toolshed/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alive } from './alive.fixture.js';
 import { builtinsLogPreload, loadedModules, moduleLogImport } from './module-log.fixture.js';
 
 const require = createRequire(import.meta.url);
@@ -79,15 +80,6 @@ const markerServer = (script = MARKER_SERVER) => ({
   env: { MARKER_FILE: { env: 'TEST_MARKER' } },
 });
 const everything = { name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'] };
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function starts(marker: string): number {
   return existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean).length : 0;

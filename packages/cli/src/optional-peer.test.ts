@@ -16,7 +16,8 @@ it('names the feature and the one command that installs a missing peer', async (
   );
   expect(error).toBeInstanceOf(Error);
   expect((error as Error).message).toBe(
-    'serve needs @toolshed/not-installed, which is not installed where @toolshed/cli is. Run: npm install @toolshed/not-installed',
+    'serve needs @toolshed/not-installed, which is not installed where @toolshed/cli is. Run: npm install @toolshed/not-installed ' +
+      '(run by npx, name it too: npx -y -p @toolshed/cli -p @toolshed/not-installed toolshed ...)',
   );
 });
 

@@ -20,7 +20,7 @@ export async function runPlain(argv: string[]): Promise<'list' | 'call' | false>
     if (list) await runList(plain.options);
     else await runCall(plain.args[0]!, plain.args[1], plain.options);
   } catch (error) {
-    reportError(error);
+    await reportError(error);
   }
   return list ? 'list' : 'call';
 }

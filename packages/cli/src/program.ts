@@ -41,7 +41,7 @@ export async function main(argv: string[] = process.argv): Promise<void> {
       // Commander has already printed its message (or the help).
       process.exitCode = error.exitCode === 0 ? 0 : 2;
     } else {
-      reportError(error);
+      await reportError(error);
     }
   }
 }

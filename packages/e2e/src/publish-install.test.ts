@@ -403,6 +403,24 @@ describe('publish to a local registry, install selectively, run every documented
     }
   }, 600_000);
 
+  it("step 7b: the mcp-server README's tool search runs with nothing installed: npx -y @toolshed/mcp-server --tool-search", async () => {
+    const command = /`(npx -y @toolshed\/mcp-server [^`]*--tool-search[^`]*)`/.exec(readme('packages/mcp-server'))?.[1];
+    expect(command).toBe('npx -y @toolshed/mcp-server --cwd /path/to/your/project --tool-search');
+    const [, ...args] = command!.replace('/path/to/your/project', project).split(' ');
+    progress(`step 7b: ${command} (the project's path for /path/to/your/project), from an empty folder`);
+    const client = await mcpClient('npx', args, emptyFolder('mcp-client-search'));
+    try {
+      // Only the search up front; a search makes echo available, and it runs.
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['tool_search']);
+      const found = await client.callTool({ name: 'tool_search', arguments: { query: 'echo text back' } });
+      expect(JSON.stringify(found.content)).toContain('echo');
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('echo');
+      expect((await client.callTool({ name: 'echo', arguments: { text: 'found' } })).structuredContent).toEqual({ text: 'found' });
+    } finally {
+      await client.close();
+    }
+  }, 600_000);
+
   it("step 8: the scaffolding README's commands run as written; the plugin packs with its build, publishes and is found", async () => {
     const dir = emptyFolder('scaffold');
     const [commands] = codeBlocks(readme('packages/create-plugin'), 'sh');

@@ -233,6 +233,12 @@ export interface HostOptions {
   env?: Record<string, string | undefined>;
   /** Options for the host's ToolRegistry (approval hook, logger, default timeout). */
   registry?: RegistryOptions;
+  /**
+   * For a person waiting (the `toolshed` command prints it on stderr): a line when an MCP server's
+   * start is taking a while, naming it and saying whether it is its first start (an `npx -y` server
+   * may be installing its package) and how long the host waits for it.
+   */
+  progress?: (line: string) => void;
 }
 
 /** What the host knows without running plugin code (for listings). */

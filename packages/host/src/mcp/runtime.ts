@@ -36,7 +36,14 @@ export interface MountRuntime {
    */
   mountServer(
     config: ResolvedServerConfig,
-    ctx: { cwd: string; cacheDir: string; fromEnv?: FromEnv; written?: Record<string, unknown>; log?: (line: string) => void },
+    ctx: {
+      cwd: string;
+      cacheDir: string;
+      fromEnv?: FromEnv;
+      written?: Record<string, unknown>;
+      log?: (line: string) => void;
+      progress?: (line: string) => void;
+    },
   ): McpMount;
 }
 

@@ -32,6 +32,8 @@ export interface McpPlanContext {
   refresh: boolean;
   /** Server stderr lines and the runtime's notices. */
   log?: (line: string) => void;
+  /** Said while a server's start takes a while (see HostOptions.progress). */
+  progress?: (line: string) => void;
   /**
    * Planning for a listing (inspectPlugins), which loads nothing: a server whose mount kept a
    * listing for its entry is planned from that, and the mount is loaded only for the others.
@@ -115,6 +117,7 @@ async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanC
     fromEnv: secrets.fromEnv,
     written: server.entry,
     ...(ctx.log ? { log: ctx.log } : {}),
+    ...(ctx.progress ? { progress: ctx.progress } : {}),
   });
   about.server = { ...about.server!, mount };
   const cached = ctx.refresh ? undefined : mount.cached();

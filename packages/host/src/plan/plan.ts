@@ -120,6 +120,7 @@ export async function plan(options: HostOptions, purpose: 'load' | 'list' = 'loa
       refresh: options.refreshServers === true,
       listing: purpose === 'list',
       ...mcpLog(options),
+      ...(options.progress ? { progress: options.progress } : {}),
     })),
   );
 

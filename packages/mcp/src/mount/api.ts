@@ -37,7 +37,9 @@ interface CommonServerConfig {
   timeoutMs?: number;
   /**
    * How long the server may take to start (or accept the connection) and answer
-   * `initialize` and `tools/list`, in ms; past it the start counts as failed. Default 30,000.
+   * `initialize` and `tools/list`, in ms; past it the start counts as failed. Default 30,000,
+   * or 120,000 for a stdio server's first start (no cached tools for this entry yet: a server run
+   * by `npx -y` may be installing its package).
    */
   startTimeoutMs?: number;
 }
@@ -79,6 +81,12 @@ export interface MountContext {
    * changed). Left out, a server's stderr is discarded.
    */
   log?: (line: string) => void;
+  /**
+   * For a person waiting: called once when a server's start is taking a while, with a line naming
+   * the server, whether it is its first start (no cached tools: `npx -y` may be installing its
+   * package) and how long the mount waits. Left out, nothing is said.
+   */
+  progress?: (line: string) => void;
   /**
    * The `env` and `headers` entries the host filled in from `{"env": NAME}`, by key, with the
    * variable's name. The cache key takes the name for these, never the value: nothing derived

@@ -14,6 +14,13 @@ import type { CallResult } from './result.js';
 
 /** How long a server may take to answer `initialize` (and `tools/list`) unless its config says otherwise. */
 export const START_TIMEOUT_MS = 30_000;
+/**
+ * The same for a first start (no cached tools for the entry yet): a server run by `npx -y` on a
+ * cold npm cache installs its package first, and three installing at once took longer than 30 s.
+ */
+export const FIRST_START_TIMEOUT_MS = 120_000;
+/** How long a start runs before the mount says it is waiting (MountContext.progress). */
+export const SLOW_START_MS = 5_000;
 // The registry owns call timeouts (through the call's signal); the SDK's own 60 s default would cut in first.
 const NO_SDK_TIMEOUT = 2_147_483_647;
 const STDERR_LINES = 10;
@@ -66,6 +73,11 @@ function oversizedLine(error: unknown): string | undefined {
   return match ? `${Math.round(Number(match[1]) / (1024 * 1024))} MB` : undefined;
 }
 
+/** The entry's `startTimeoutMs`, else the default for a first start or a later one. */
+export function startTimeoutOf(config: McpServerConfig, firstStart: boolean): number {
+  return config.startTimeoutMs ?? (firstStart ? FIRST_START_TIMEOUT_MS : START_TIMEOUT_MS);
+}
+
 /** The URL without query or credentials, so a token in it never reaches a message. */
 export function safeUrl(url: string): string {
   const parsed = new URL(url);
@@ -73,8 +85,14 @@ export function safeUrl(url: string): string {
 }
 
 /** `signal` gives up a start under way (the mount was closed): the child is ended at once. */
-export async function connect(config: McpServerConfig, cwd: string, events: ConnectionEvents, signal?: AbortSignal): Promise<Connection> {
-  const startTimeout = config.startTimeoutMs ?? START_TIMEOUT_MS;
+export async function connect(
+  config: McpServerConfig,
+  cwd: string,
+  events: ConnectionEvents,
+  signal?: AbortSignal,
+  firstStart = false,
+): Promise<Connection> {
+  const startTimeout = startTimeoutOf(config, firstStart);
   const stderrTail: string[] = [];
   let fault: string | undefined;
   let closing = false;

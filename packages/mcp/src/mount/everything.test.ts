@@ -4,6 +4,7 @@ import type { ToolEvent } from '@toolshed/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { everything, registryOf, scratch, type Scratch } from './mount.fixture.js';
+import { GUARD_MARK } from './guard.js';
 
 let s: Scratch;
 beforeEach(() => {
@@ -92,7 +93,10 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
       const env = JSON.parse(outcome.output as string) as Record<string, string>;
       expect(env.GIVEN_TO_SERVER).toBe('yes');
       expect(JSON.stringify(env)).not.toContain('sk-host-only');
-      for (const key of Object.keys(env)) expect([...DEFAULT_INHERITED_ENV_VARS, 'GIVEN_TO_SERVER']).toContain(key);
+      // Exactly: the defaults the host has set, the entry's env, and the guard's mark (README "Environment").
+      const defaults = DEFAULT_INHERITED_ENV_VARS.filter((key) => process.env[key] !== undefined);
+      expect(Object.keys(env).sort()).toEqual([...defaults, 'GIVEN_TO_SERVER', GUARD_MARK].sort());
+      expect(env[GUARD_MARK]).toMatch(/^\d+-[0-9a-z]+$/);
     } finally {
       delete process.env.TOOLSHED_HOST_SECRET;
     }

@@ -273,6 +273,9 @@ class ServerMount implements McpMount {
         `${this.#server} was not started: the MCP client could not be loaded (${error instanceof Error ? error.message : String(error)}); reinstall @toolshed/mcp.`,
       );
     }
+    // A stdio entry with no tools cached: the server may never have run here (`npx -y` installs first).
+    const firstStart = 'command' in this.#config && this.#mounted === undefined && readCache(this.#file, this.#key()) === undefined;
+    const slow = this.#sayWhenSlow(firstStart, h.startTimeoutOf(this.#config, firstStart), h.SLOW_START_MS);
     try {
       connection = await h.connect(
         this.#config,
@@ -283,6 +286,7 @@ class ServerMount implements McpMount {
           log: (line) => this.#log(line),
         },
         shutdown.signal,
+        firstStart,
       );
     } catch (error) {
       if (shutdown.signal.aborted)
@@ -290,6 +294,8 @@ class ServerMount implements McpMount {
       const message = `${this.#server} ${error instanceof Error ? error.message : String(error)}.`;
       this.#fail(message);
       throw new ToolError('execution_failed', message);
+    } finally {
+      clearTimeout(slow);
     }
     if ((this.#state as McpServerState).status === 'closed') {
       await connection.close();
@@ -302,6 +308,17 @@ class ServerMount implements McpMount {
         : { status: 'connected', since: Date.now(), pid: connection.pid };
     track(this);
     return connection;
+  }
+
+  /** Tells MountContext.progress, once, when this start has run `afterMs`. */
+  #sayWhenSlow(firstStart: boolean, timeoutMs: number, afterMs: number): ReturnType<typeof setTimeout> | undefined {
+    const progress = this.#ctx.progress;
+    if (!progress) return undefined;
+    const why = firstStart ? ' (its first start here, no cached tools yet: a server run by `npx -y` may be installing its package)' : '';
+    return setTimeout(
+      () => progress(`${this.#server} is still starting${why}; waiting up to ${Math.round(timeoutMs / 1000)} s, its "startTimeoutMs".`),
+      afterMs,
+    );
   }
 
   #fail(message: string): void {

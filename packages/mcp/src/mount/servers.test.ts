@@ -69,6 +69,21 @@ describe('@modelcontextprotocol/server-filesystem over stdio', () => {
     expect(readFileSync(target, 'utf8')).toBe('overwritten');
   });
 
+  it("what the README says an env list does not stop: the server reads the host's whole environment from /proc", async () => {
+    // The host's environment as it was started; only the server's own process.env is bounded by its `env`.
+    const environ = `/proc/${process.pid}/environ`;
+    const mount = s.mount({ name: 'files', command: process.execPath, args: [filesystemBin, path.dirname(environ)] });
+    const outcome = await registryOf([[mount, await mount.refresh()]]).dispatch({ name: 'read_text_file', input: { path: environ } });
+    expect(outcome.ok).toBe(true);
+    const read = outcome.ok ? JSON.stringify(outcome.output) : '';
+    // Variables the server's own environment never gets (the test runner's): read all the same.
+    const host = readFileSync(environ, 'utf8')
+      .split('\0')
+      .filter((entry) => entry.startsWith('VITEST'));
+    expect(host.length).toBeGreaterThan(0);
+    for (const entry of host) expect(read).toContain(JSON.stringify(entry).slice(1, -1));
+  });
+
   it("a path outside its roots is the server's own error, execution_failed naming the server", async () => {
     const { mount } = files();
     const outcome = await registryOf([[mount, await mount.refresh()]]).dispatch({ name: 'read_text_file', input: { path: '/etc/passwd' } });

@@ -13,9 +13,9 @@
 //   banner        writes a greeting to stdout before anything else (logs on the wrong stream)
 //   cwd           answers speak with its working directory
 // Every start appends a line to $STARTS (when set), every tools/call its request id to $CALLS;
-// $PIDFILE gets the pid; see $GRANDCHILD_PIDFILE below.
+// $PIDFILE gets the pid; see $GRANDCHILD_PIDFILE and $HELPER_PIDFILE below.
 // Unless $EXIT_ON_EOF is set, it ignores stdin EOF and stays alive (a timer), like a careless server.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { onMessages, send } from './json-lines.mjs';
 
@@ -26,6 +26,11 @@ if (process.env.PIDFILE) writeFileSync(process.env.PIDFILE, String(process.pid))
 if (process.env.GRANDCHILD_PIDFILE) {
   const grandchild = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
   writeFileSync(process.env.GRANDCHILD_PIDFILE, String(grandchild.pid));
+}
+// $HELPER_PIDFILE: start a helper the way a shell script does (`sh -c "sleep 1000 & ..."`): the
+// shell exits at once, so the helper leaves the server's process tree, and it writes the helper's pid.
+if (process.env.HELPER_PIDFILE) {
+  spawnSync('sh', ['-c', 'sleep 1000 & echo $! > "$HELPER_PIDFILE"'], { stdio: 'ignore' });
 }
 if (mode === 'crash') {
   process.stderr.write('fatal: missing API key FAULT_KEY\n');

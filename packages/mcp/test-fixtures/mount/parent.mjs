@@ -1,5 +1,6 @@
 // A host process for the lifecycle tests: mounts a fault server that ignores stdin EOF
-// (so only the guard can end it), starts it, prints "ready", then does what `mode` says:
+// (so only the guard can end it) and starts a process of its own and a helper by `sh -c "... &"`,
+// starts it, prints "ready", then does what `mode` says:
 //   wait      stay alive until killed           own-handler  handle SIGTERM itself and stay alive
 //   exit      process.exit(0) without close()   close        close() and let the event loop run dry
 import path from 'node:path';
@@ -13,7 +14,7 @@ const mount = mountServer(
     name: 'child',
     command: process.execPath,
     args: [path.join(here, 'fault-server.mjs'), 'ok'],
-    env: { PIDFILE: pidfile, GRANDCHILD_PIDFILE: `${pidfile}.grandchild` },
+    env: { PIDFILE: pidfile, GRANDCHILD_PIDFILE: `${pidfile}.grandchild`, HELPER_PIDFILE: `${pidfile}.helper` },
   },
   { cwd: here, cacheDir },
 );
