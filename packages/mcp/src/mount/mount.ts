@@ -219,7 +219,7 @@ class ServerMount implements McpMount {
       if (h.isConnectionClosed(error) || fault !== undefined) {
         throw new ToolError(
           'execution_failed',
-          `${tool} failed: ${this.#server} ${fault ?? 'closed the connection'} during the call; it may or may not have taken effect. The server is restarted on the next call.`,
+          `${tool} failed: ${this.#server} ${fault ?? 'closed the connection'} during the call; it may or may not have taken effect. ${'url' in this.#config ? 'It is connected again' : 'The server is restarted'} on the next call.`,
         );
       }
       if (h.isTransportFailure(error)) {
