@@ -6,7 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { callIdOf } from './call-id.js';
 import { guardParams } from './params-gate.js';
-import { forwardProgress } from './progress.js';
+import { progressSender } from './progress.js';
 
 export interface McpServerOptions {
   /** The name clients show for this server. Default `toolshed`. */
@@ -88,17 +88,14 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
     if ('problem' in named) throw protocolError(ErrorCode.InvalidParams, named.problem);
     const { callId } = named;
     const progressToken = request.params._meta?.progressToken;
-    const stopProgress = progressToken === undefined ? undefined : forwardProgress(registry, callId, progressToken, extra.sendNotification);
-    try {
-      // `arguments` is optional in MCP; a tool with required fields then names the missing one.
-      const dispatcher = search ? await search : registry;
-      const outcome = await dispatcher.dispatch({ name, input: args ?? {}, callId }, { signal: extra.signal });
-      // MCP lists an unknown tool among protocol errors (-32602), unlike a call the model can correct.
-      if (!outcome.ok && outcome.error.code === 'unknown_tool') throw protocolError(ErrorCode.InvalidParams, outcome.error.message);
-      return mcpFormat.results([outcome])[0]!;
-    } finally {
-      stopProgress?.();
-    }
+    const options: DispatchOptions = { signal: extra.signal };
+    if (progressToken !== undefined) options.onProgress = progressSender(progressToken, extra.sendNotification);
+    // `arguments` is optional in MCP; a tool with required fields then names the missing one.
+    const dispatcher = search ? await search : registry;
+    const outcome = await dispatcher.dispatch({ name, input: args ?? {}, callId }, options);
+    // MCP lists an unknown tool among protocol errors (-32602), unlike a call the model can correct.
+    if (!outcome.ok && outcome.error.code === 'unknown_tool') throw protocolError(ErrorCode.InvalidParams, outcome.error.message);
+    return mcpFormat.results([outcome])[0]!;
   });
   return server;
 }
