@@ -1,13 +1,12 @@
 // A Streamable HTTP server that answers with one huge or endless message: the mount holds at
 // most MAX_MESSAGE_BYTES of it, fails the call naming the server and the cap, and stays bounded.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MAX_MESSAGE_BYTES } from './connection.js';
-import { registryOf, scratch, type Scratch } from './mount.fixture.js';
+import { listenLocal, registryOf, scratch, stopServer, type Scratch } from './mount.fixture.js';
 
 const MiB = 1024 * 1024;
 const CHUNK = Buffer.alloc(64 * 1024, 'a');
@@ -86,12 +85,10 @@ beforeAll(async () => {
     await mcp.connect(transport);
     await transport.handleRequest(request, response, parsed);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  url = await listenLocal(server);
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await stopServer(server);
 });
 
 let s: Scratch;
@@ -172,15 +169,14 @@ describe('an answer over the cap on one message, over Streamable HTTP', () => {
       await mcp.connect(transport);
       await transport.handleRequest(request, response, message);
     });
-    await new Promise<void>((resolve) => listing.listen(0, '127.0.0.1', resolve));
+    const listingUrl = await listenLocal(listing);
     try {
-      const mount = s.mount({ name: 'biglist', url: `http://127.0.0.1:${(listing.address() as AddressInfo).port}/mcp` });
+      const mount = s.mount({ name: 'biglist', url: listingUrl });
       await expect(mount.refresh()).rejects.toThrow(
         'MCP server "biglist" could not list its tools: sent a message of over 10 MiB (the most one message may hold); it was disconnected',
       );
     } finally {
-      listing.closeAllConnections();
-      await new Promise((resolve) => listing.close(resolve));
+      await stopServer(listing);
     }
   });
 });

@@ -1,7 +1,6 @@
 // A server that sends tools/list_changed without pause: the mount lists again a bounded number of
 // times, ends with the server's last list, and holds no more memory than before the storm.
 import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -10,7 +9,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { ToolDefinition } from '@toolshed/core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { RELIST_INTERVAL_MS } from './mount.js';
-import { registryOf, scratch, until, type Scratch } from './mount.fixture.js';
+import { listenLocal, registryOf, scratch, stopServer, until, type Scratch } from './mount.fixture.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -69,12 +68,10 @@ beforeAll(async () => {
     await server.connect(transport);
     await transport.handleRequest(request, response);
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  url = await listenLocal(http);
 });
 afterAll(async () => {
-  http.closeAllConnections();
-  await new Promise((resolve) => http.close(resolve));
+  await stopServer(http);
 });
 
 let s: Scratch;
