@@ -9,6 +9,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolRegistry } from '@toolshed/core';
 import { createHost, inspectPlugins } from '@toolshed/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive } from './alive.fixture.js';
@@ -335,6 +338,122 @@ describe('tools/list_changed while connected', () => {
     const next = await inspectPlugins({ cwd: dir, env: { TEST_MARKER: marker } });
     expect(next.tools.map((tool) => tool.name)).toEqual(['whoami', 'wipe', 'multiply', 'grow', 'grown']);
     expect(starts(marker)).toBe(1);
+  });
+});
+
+describe("serve passes a mounted server's tools/list_changed on", () => {
+  it('over stdio: the SDK client is told, lists the new tool (beside the renamed ones) and calls it, on the one server process', async () => {
+    const dir = project({ mcpServers: [{ ...markerServer(), rename: { whoami: 'who' } }] });
+    const marker = path.join(dir, 'marker.log');
+    const env = { ...(process.env as Record<string, string>), TEST_MARKER: marker };
+    const client = new Client({ name: 'list-changed-test', version: '1.0.0' });
+    let told = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (told += 1));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [bin, 'serve', '--cwd', dir, '--yes'], env, stderr: 'pipe' }),
+    );
+    try {
+      const names = async () => (await client.listTools()).tools.map((tool) => tool.name);
+      expect(await names()).toEqual(['who', 'wipe', 'multiply', 'grow']);
+      await expect(client.callTool({ name: 'grown', arguments: {} })).rejects.toThrow('Unknown tool "grown"');
+      expect(JSON.stringify(await client.callTool({ name: 'grow', arguments: {} }))).toContain('grown');
+      for (let tries = 0; told === 0 && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(told).toBe(1);
+      expect(await names()).toEqual(['who', 'wipe', 'multiply', 'grow', 'grown']);
+      expect(await client.callTool({ name: 'grown', arguments: {} })).toMatchObject({
+        content: [{ type: 'text', text: 'grown answers' }],
+      });
+      // The tools that were there still run, renamed as before, on the one server process.
+      expect(await client.callTool({ name: 'who', arguments: {} })).toMatchObject({
+        content: [{ type: 'text', text: 'marker-server over stdio' }],
+      });
+      expect(starts(marker)).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('host.onRegistryChanged', () => {
+  it('gives a new registry when a server changes its tools; a new tool whose name another tool holds is left out with a warning', async () => {
+    const dir = project({
+      mcpServers: [
+        markerServer(),
+        { ...markerServer(), name: 'other', rename: { whoami: 'grown', wipe: 'wipe2', multiply: 'multiply2', grow: 'grow2' } },
+      ],
+    });
+    const host = await createHost({ cwd: dir, env: { TEST_MARKER: path.join(dir, 'marker.log') }, registry: { approve: 'allow-all' } });
+    try {
+      const names = (registry: ToolRegistry) => registry.list().map((tool) => tool.name);
+      const before = names(host.registry);
+      expect(before).toEqual(['whoami', 'wipe', 'multiply', 'grow', 'grown', 'wipe2', 'multiply2', 'grow2']);
+      const changes: ToolRegistry[] = [];
+      host.onRegistryChanged((registry) => changes.push(registry));
+      // Each server adds a tool named "grown", a name "other"'s whoami (renamed) holds.
+      expect(await host.registry.dispatch({ name: 'grow', input: {} })).toMatchObject({ ok: true });
+      expect(await host.registry.dispatch({ name: 'grow2', input: {} })).toMatchObject({ ok: true });
+      for (let tries = 0; changes.length < 2 && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(changes).toHaveLength(2);
+      for (const registry of changes) {
+        expect(registry).not.toBe(host.registry);
+        expect(names(registry)).toEqual(before);
+        expect(registry.get('grown')).toMatchObject({ origin: 'mcp server "other"' });
+        expect(await registry.dispatch({ name: 'grown', input: {} })).toMatchObject({ ok: true, output: 'marker-server over stdio' });
+      }
+      // The clash inside "other" (its new tool and its renamed whoami) is its mount's to settle, as at start.
+      expect(host.warnings).toEqual([
+        'mcp server "marker": its new tool "grown" is left out: another tool has that name. Rename one in toolshed.config.json.',
+      ]);
+      expect(names(host.registry)).toEqual(before);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe("serve --http passes a mounted server's tools/list_changed to every session", () => {
+  it('both open sessions are told, the other one calls the new tool, and a session opened later lists it', async () => {
+    const dir = project({ mcpServers: [markerServer()] });
+    const marker = path.join(dir, 'marker.log');
+    const child = spawn(process.execPath, [bin, 'serve', '--cwd', dir, '--yes', '--http', '0'], {
+      env: { ...process.env, TEST_MARKER: marker },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const clients: Client[] = [];
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout!.on('data', (chunk: Buffer) => {
+          out += chunk.toString('utf8');
+          const match = /serving \d+ tools? at (\S+)\n/.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited with ${code} before it listened: ${out}`)));
+      });
+      const told = [0, 0];
+      const open = async (index?: number) => {
+        const client = new Client({ name: `session-${clients.length}`, version: '1.0.0' });
+        if (index !== undefined) client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (told[index]! += 1));
+        await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+        clients.push(client);
+        return client;
+      };
+      const [a, b] = [await open(0), await open(1)];
+      // The second session's stream for notifications is open once it has listed.
+      expect((await b.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'wipe', 'multiply', 'grow']);
+      expect(JSON.stringify(await a.callTool({ name: 'grow', arguments: {} }))).toContain('grown');
+      for (let tries = 0; (told[0] === 0 || told[1] === 0) && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(told).toEqual([1, 1]);
+      expect((await b.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'wipe', 'multiply', 'grow', 'grown']);
+      expect(await b.callTool({ name: 'grown', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'grown answers' }] });
+      const later = await open();
+      expect((await later.listTools()).tools.map((tool) => tool.name)).toContain('grown');
+      expect(starts(marker)).toBe(1);
+    } finally {
+      await Promise.allSettled(clients.map((client) => client.close()));
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    }
   });
 });
 

@@ -727,6 +727,53 @@ describe('dispatch: call ids, events and progress', () => {
     expect(await registry.dispatch({ name: 'echo', input: { text: 'x' }, callId: 'toolu_123' })).toMatchObject({ callId: 'toolu_123' });
   });
 
+  it('onProgress hears its own call only, even beside another call of the same id; a bad or throwing one breaks nothing', async () => {
+    const gates: (() => void)[] = [];
+    let waits = true;
+    const tool = defineTool({
+      name: 'steps',
+      description: 'Reports its tag as progress messages.',
+      input: v.object({ tag: v.string() }),
+      run: async ({ tag }, ctx) => {
+        ctx.report({ progress: 1, message: tag });
+        if (waits) await new Promise<void>((resolve) => gates.push(resolve));
+        ctx.report({ progress: 2, message: tag });
+        return tag;
+      },
+    });
+    const warnings: string[] = [];
+    const registry = new ToolRegistry({ logger: { debug() {}, info() {}, warn: (m) => warnings.push(m), error() {} } })
+      .register(tool)
+      .seal();
+    const heard: Record<string, string[]> = { a: [], b: [] };
+    const calls = (['a', 'b'] as const).map((tag) =>
+      registry.dispatch(
+        { name: 'steps', input: { tag }, callId: 'shared-id' },
+        { onProgress: (progress) => heard[tag]!.push(`${progress.progress}:${progress.message}`) },
+      ),
+    );
+    // Both calls run at once under one id before either goes on.
+    while (gates.length < 2) await new Promise((resolve) => setTimeout(resolve, 1));
+    for (const open of gates) open();
+    expect((await Promise.all(calls)).map((outcome) => outcome.ok)).toEqual([true, true]);
+    expect(heard).toEqual({ a: ['1:a', '2:a'], b: ['1:b', '2:b'] });
+    waits = false;
+
+    const throwing = await registry.dispatch(
+      { name: 'steps', input: { tag: 'c' } },
+      {
+        onProgress: () => {
+          throw new Error('listener broke');
+        },
+      },
+    );
+    expect(throwing).toMatchObject({ ok: true, output: 'c' });
+    expect(warnings.filter((line) => line.includes("the caller's progress listener threw: listener broke"))).toHaveLength(2);
+    expect(() => registry.dispatch({ name: 'steps', input: { tag: 'd' } }, { onProgress: 'yes' as unknown as () => void })).toThrow(
+      'dispatch options: onProgress must be a function, got string.',
+    );
+  });
+
   it('emits start, progress and end in order, and a throwing subscriber breaks nothing', async () => {
     const tool = defineTool({
       name: 'steps',

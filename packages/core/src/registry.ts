@@ -43,6 +43,11 @@ export interface DispatchOptions {
   timeoutMs?: number;
   /** Overrides the registry's approval setting for this call. */
   approve?: ApprovalSetting;
+  /**
+   * This call's progress, as its `call.progress` events carry it. Two calls may share a call id
+   * (a retry from another session while the first runs); this reaches only the call it was given to.
+   */
+  onProgress?: (progress: Progress) => void;
 }
 
 export interface RegisterOptions {
@@ -105,7 +110,13 @@ class CallState {
     readonly input: unknown,
     readonly started: number,
     readonly events: EventHub | undefined,
+    readonly onProgress: ((progress: Progress) => void) | undefined,
   ) {}
+
+  /** Whether anyone hears this call's progress. */
+  get heard(): boolean {
+    return this.events !== undefined || this.onProgress !== undefined;
+  }
 
   succeed(output: unknown): Outcome {
     const { callId, name, input } = this;
@@ -119,10 +130,19 @@ class CallState {
 
   /** Progress reported after the call ended is dropped; so is a report of another shape, with a warning (see readProgress). */
   progress(progress: Progress, log: ToolLogger): void {
-    if (this.#ended || !this.events) return;
+    if (this.#ended || !this.heard) return;
     const read = readProgress(progress);
-    if ('problem' in read) log.warn(`a progress report was dropped: ${read.problem}.`);
-    else this.events.emit({ type: 'call.progress', callId: this.callId, name: this.name, progress: read.progress, at: Date.now() });
+    if ('problem' in read) {
+      log.warn(`a progress report was dropped: ${read.problem}.`);
+      return;
+    }
+    this.events?.emit({ type: 'call.progress', callId: this.callId, name: this.name, progress: read.progress, at: Date.now() });
+    try {
+      this.onProgress?.(read.progress);
+    } catch (error) {
+      // The caller's listener failing is not the tool's fault: the call goes on.
+      log.warn(`the caller's progress listener threw: ${error instanceof Error ? error.message : String(error)}.`);
+    }
   }
 
   #end(outcome: Outcome): Outcome {
@@ -262,6 +282,9 @@ export class ToolRegistry {
     if (options !== undefined) {
       if (options.timeoutMs !== undefined) checkTimeout('dispatch options', options.timeoutMs);
       checkApprovalSetting('dispatch options', options.approve);
+      if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
+        throw new TypeError(`dispatch options: onProgress must be a function, got ${typeof options.onProgress}.`);
+      }
     }
     try {
       const outcome = this.#dispatch(call, options);
@@ -346,7 +369,7 @@ export class ToolRegistry {
     const reported = nonJson ? undefined : input;
     const events = this.#events.active ? this.#events : undefined;
     events?.emit({ type: 'call.start', callId, name, input: reported, at: Date.now() });
-    const state = new CallState(callId, name, reported, started, events);
+    const state = new CallState(callId, name, reported, started, events, options?.onProgress);
 
     const entry = this.#entries.get(name);
     if (!entry) return state.fail({ code: 'unknown_tool', message: this.#unknownToolMessage(name) });
@@ -384,7 +407,7 @@ export class ToolRegistry {
     }
     const parsed = v.safeParse(tool.input, input);
     if (!parsed.success) return invalidInput(state, parsed.issues);
-    if (events !== undefined || signal !== undefined || (options?.timeoutMs ?? entry.timeoutMs ?? this.#options.timeoutMs) !== undefined) {
+    if (state.heard || signal !== undefined || (options?.timeoutMs ?? entry.timeoutMs ?? this.#options.timeoutMs) !== undefined) {
       return this.#run(state, entry, tool, parsed.output, options);
     }
 
@@ -449,7 +472,7 @@ export class ToolRegistry {
     const logger = this.#options.logger;
     const log = logger ? scopedLogger(logger, name, callId) : SILENT;
     // Progress nobody subscribed to is dropped: no closure is made for it.
-    const report = state.events ? (progress: Progress) => state.progress(progress, log) : IGNORE_PROGRESS;
+    const report = state.heard ? (progress: Progress) => state.progress(progress, log) : IGNORE_PROGRESS;
     const ctx: ToolContext = stopper
       ? {
           callId,

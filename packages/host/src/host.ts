@@ -4,8 +4,8 @@ import { HostError, pluginLabel } from './errors.js';
 import { loadSource } from './plan/load-source.js';
 import { plan, snapshot, type Plan } from './plan/plan.js';
 import { fail, reportOf, type PluginRecord } from './plan/record.js';
-import { isLive, toolOf, type LiveState } from './plan/state.js';
-import { closeMounts } from './mcp/source.js';
+import { isLive, toolOf, type LiveState, type PluginState } from './plan/state.js';
+import { closeMounts, plannedState } from './mcp/source.js';
 import type { CheckedEntries, Host, HostOptions, Inspection, PluginEntry } from './types.js';
 
 /**
@@ -113,6 +113,92 @@ function loadDeferred(record: PluginRecord, cwd: string): Promise<PluginInstance
   return instance;
 }
 
+/** Register every live record's tools; `failed` hears each record whose tools could not all be registered. */
+function register(
+  registry: ToolRegistry,
+  records: readonly PluginRecord[],
+  cwd: string,
+  failed: (record: PluginRecord, error: PluginError) => void,
+): void {
+  for (const record of records) {
+    if (!isLive(record.state)) continue;
+    const origin = pluginLabel(record.about);
+    const state = record.state;
+    try {
+      state.tools.forEach((planned, index) => {
+        if (state.status === 'loaded') {
+          registry.register(toolOf(state.instance, state.tools, index), { origin });
+        } else {
+          registry.registerDeferred(
+            {
+              definition: planned.definition,
+              ...(planned.timeoutMs !== undefined ? { timeoutMs: planned.timeoutMs } : {}),
+              load: async () => toolOf(await loadDeferred(record, cwd), state.tools, index),
+            },
+            { origin },
+          );
+        }
+      });
+    } catch (error) {
+      const fields = isContractError(error) && error.tool ? { tool: error.tool, ...(error.field ? { field: error.field } : {}) } : {};
+      failed(record, new PluginError({ phase: 'register', plugin: record.about.name, ...fields }, describeThrown(error)));
+    }
+  }
+}
+
+/**
+ * A mounted server that changes its tools while connected: its mount adopts the new list, and
+ * `changed` gets a new sealed registry of every plugin with that list. The records of the first
+ * registry are left as they were (they serve it), so each server's new state is a record of its own.
+ */
+function followServerChanges(
+  result: Plan,
+  build: (records: readonly PluginRecord[]) => ToolRegistry,
+  changed: (registry: ToolRegistry) => void,
+  warn: (line: string) => void,
+): void {
+  const current = [...result.records];
+  current.forEach((record, index) => {
+    const mount = record.about.server?.mount;
+    if (!mount || !isLive(record.state)) return;
+    const timeoutMs = record.state.tools[0]?.timeoutMs;
+    // The names its tools were given (the entry's and the config-wide renames), kept for the new list.
+    const renamedAs = new Map(record.state.tools.map((tool) => [tool.original, tool.definition.name]));
+    const rename = record.entry.rename;
+    mount.onToolsChanged(() => {
+      // refresh() lists once more and makes tool() serve the new list; a failure is the mount's to log.
+      void mount.refresh().then(
+        (definitions) => {
+          const about = { ...record.about };
+          const state = plannedState(definitions, timeoutMs, { kind: 'mcp', mount }, about) as Extract<PluginState, { status: 'planned' }>;
+          state.tools = state.tools.map((tool) => {
+            const name = renamedAs.get(tool.original) ?? (Object.hasOwn(rename, tool.original) ? rename[tool.original]! : tool.original);
+            return name === tool.definition.name ? tool : { ...tool, definition: { ...tool.definition, name } };
+          });
+          // A name another tool holds stays its own: the newcomer is left out, and said so.
+          const taken = new Set(
+            current.flatMap((other, at) =>
+              at !== index && isLive(other.state) ? other.state.tools.map((tool) => tool.definition.name) : [],
+            ),
+          );
+          // Its own tools too: a new tool may take the name another of its tools was renamed to.
+          const kept = state.tools.flatMap((tool, at) => (taken.has(tool.definition.name) ? [] : (taken.add(tool.definition.name), [at])));
+          for (const tool of state.tools.filter((_, at) => !kept.includes(at))) {
+            warn(
+              `${pluginLabel(record.about)}: its new tool "${tool.definition.name}" is left out: another tool has that name. Rename one in toolshed.config.json.`,
+            );
+          }
+          state.tools = kept.map((at) => state.tools[at]!);
+          state.manifest = kept.map((at) => state.manifest[at]!);
+          current[index] = { ...record, about, state };
+          changed(build(current));
+        },
+        () => undefined,
+      );
+    });
+  });
+}
+
 /**
  * Find, check and register every plugin into a sealed registry. Plugins named in
  * code or config that fail reject this with a HostError listing them all; plugins
@@ -124,30 +210,9 @@ export async function createHost<const TPlugins extends readonly PluginEntry<Any
   const result = await plan(options);
   const { ToolRegistry } = await import('@toolshed/core');
   // The config file's exposure applies unless the harness sets its own in code.
-  const registry: ToolRegistry = new ToolRegistry({ ...(result.exposure ? { exposure: result.exposure } : {}), ...options.registry });
-  for (const record of liveRecords(result)) {
-    const origin = pluginLabel(record.about);
-    const { state } = record;
-    try {
-      state.tools.forEach((planned, index) => {
-        if (state.status === 'loaded') {
-          registry.register(toolOf(state.instance, state.tools, index), { origin });
-        } else {
-          registry.registerDeferred(
-            {
-              definition: planned.definition,
-              ...(planned.timeoutMs !== undefined ? { timeoutMs: planned.timeoutMs } : {}),
-              load: async () => toolOf(await loadDeferred(record, result.cwd), state.tools, index),
-            },
-            { origin },
-          );
-        }
-      });
-    } catch (error) {
-      const fields = isContractError(error) && error.tool ? { tool: error.tool, ...(error.field ? { field: error.field } : {}) } : {};
-      fail(record, new PluginError({ phase: 'register', plugin: record.about.name, ...fields }, describeThrown(error)));
-    }
-  }
+  const registryOptions = { ...(result.exposure ? { exposure: result.exposure } : {}), ...options.registry };
+  const registry: ToolRegistry = new ToolRegistry(registryOptions);
+  register(registry, result.records, result.cwd, (record, error) => fail(record, error));
   registry.seal();
   // Plugins the user named must fail startup, not their first call: their code
   // (options check included) runs now. Only discovered plugins wait for a call.
@@ -158,13 +223,31 @@ export async function createHost<const TPlugins extends readonly PluginEntry<Any
     await closeTools(result);
     throw new HostError(snapshot(result.records));
   }
+  const registryListeners = new Set<(registry: ToolRegistry) => void>();
+  const warnings = [...result.warnings];
+  followServerChanges(
+    result,
+    (records) => {
+      const next = new ToolRegistry(registryOptions);
+      register(next, records, result.cwd, (record, error) => warnings.push(`${pluginLabel(record.about)}: ${error.message}`));
+      return next.seal();
+    },
+    (next) => {
+      for (const listener of registryListeners) listener(next);
+    },
+    (line) => warnings.push(line),
+  );
   return {
     cwd: result.cwd,
     registry,
+    onRegistryChanged(listener) {
+      registryListeners.add(listener);
+      return () => void registryListeners.delete(listener);
+    },
     get plugins() {
       return snapshot(result.records);
     },
-    warnings: [...result.warnings],
+    warnings,
     close: () => closeTools(result),
     async loadAll() {
       const waiting = liveRecords(result).filter((record) => record.state.status !== 'loaded');

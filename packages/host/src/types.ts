@@ -265,6 +265,12 @@ export interface Host {
   /** Import every plugin whose code is still waiting for its first call, and return the report. */
   loadAll(): Promise<PluginReport[]>;
   /**
+   * A mounted MCP server changed its tools while connected (`tools/list_changed`): the listener
+   * gets a new sealed registry of every plugin, that server's tools as it lists them now.
+   * `registry` keeps the tools it was sealed with. Returns the function that stops listening.
+   */
+  onRegistryChanged(listener: (registry: ToolRegistry) => void): () => void;
+  /**
    * Release what loaded tools hold (pooled connections, open files): calls each tool's `close()` if it
    * has one, and closes every mounted MCP server (a stdio server's process has exited when this resolves).
    */

@@ -241,6 +241,41 @@ describe('serveHttp', () => {
     }
   });
 
+  it('routes progress per session and request: two sessions calling with the same call id each hear only their own', async () => {
+    const other = await connect(service.url);
+    try {
+      const mine: string[] = [];
+      const theirs: string[] = [];
+      const meta = { 'toolshed/callId': 'retry-1' };
+      const calls = Promise.all([
+        client.callTool({ name: 'steps', arguments: { count: 2, ackKey: 'mine' }, _meta: meta }, undefined, {
+          onprogress: (p) => {
+            mine.push(p.message!);
+            advance(client, 'mine');
+          },
+        }),
+        other.callTool({ name: 'steps', arguments: { count: 3, ackKey: 'theirs' }, _meta: meta }, undefined, {
+          onprogress: (p) => {
+            theirs.push(p.message!);
+            advance(other, 'theirs');
+          },
+        }),
+      ]);
+      // Each call waits for its own progress to be heard before its next step: a call whose
+      // progress went to the other session would never end.
+      await expect.poll(() => mine.length > 0 && theirs.length > 0, { timeout: 5000 }).toBe(true);
+      await calls;
+      expect(mine).toEqual(['step 1 of 2', 'step 2 of 2']);
+      expect(theirs).toEqual(['step 1 of 3', 'step 2 of 3', 'step 3 of 3']);
+      expect(events.filter((event) => event.type === 'call.start' && event.name === 'steps').map((event) => event.callId)).toEqual([
+        'retry-1',
+        'retry-1',
+      ]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('ends a session the client deletes, aborting its calls', async () => {
     const transport = new StreamableHTTPClientTransport(new URL(service.url));
     const other = new Client({ name: 'leaving', version: '1.0.0' });

@@ -6,7 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { callIdOf } from './call-id.js';
 import { guardParams } from './params-gate.js';
-import { forwardProgress } from './progress.js';
+import { progressSender } from './progress.js';
 
 export interface McpServerOptions {
   /** The name clients show for this server. Default `toolshed`. */
@@ -33,6 +33,13 @@ export interface McpToolSearch {
 
 /** The SDK's server, with malformed `tools/call` and `initialize` params answered -32602 on every transport. */
 class ToolshedServer extends Server {
+  readonly #onClosed: (() => void)[] = [];
+
+  /** Runs `stop` once the connection closes (the SDK's `onclose` belongs to whoever serves). */
+  whenClosed(stop: () => void): void {
+    this.#onClosed.push(stop);
+  }
+
   override async connect(transport: Transport): Promise<void> {
     // Between the SDK installing its message handler and the transport starting to read,
     // so that not even a message already waiting in the input passes ungated.
@@ -42,6 +49,11 @@ class ToolshedServer extends Server {
       return start();
     };
     await super.connect(transport);
+    const closed = transport.onclose;
+    transport.onclose = () => {
+      closed?.();
+      for (const stop of this.#onClosed.splice(0)) stop();
+    };
   }
 }
 
@@ -69,8 +81,9 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
   // One search per server, so that what one session found is listed to that session only.
   const search = options.toolSearch
     ? Promise.resolve(options.toolSearch()).then((made) => {
-        // The search lives and dies with this server; a notice to a client already gone is dropped.
-        made.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
+        // A notice to a client already gone is dropped; a search shared by many sessions (or
+        // a registry that changes) keeps no listener of a closed one.
+        server.whenClosed(made.onToolsChanged(() => void server.sendToolListChanged().catch(() => {})));
         return made;
       })
     : undefined;
@@ -88,17 +101,14 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
     if ('problem' in named) throw protocolError(ErrorCode.InvalidParams, named.problem);
     const { callId } = named;
     const progressToken = request.params._meta?.progressToken;
-    const stopProgress = progressToken === undefined ? undefined : forwardProgress(registry, callId, progressToken, extra.sendNotification);
-    try {
-      // `arguments` is optional in MCP; a tool with required fields then names the missing one.
-      const dispatcher = search ? await search : registry;
-      const outcome = await dispatcher.dispatch({ name, input: args ?? {}, callId }, { signal: extra.signal });
-      // MCP lists an unknown tool among protocol errors (-32602), unlike a call the model can correct.
-      if (!outcome.ok && outcome.error.code === 'unknown_tool') throw protocolError(ErrorCode.InvalidParams, outcome.error.message);
-      return mcpFormat.results([outcome])[0]!;
-    } finally {
-      stopProgress?.();
-    }
+    const options: DispatchOptions = { signal: extra.signal };
+    if (progressToken !== undefined) options.onProgress = progressSender(progressToken, extra.sendNotification);
+    // `arguments` is optional in MCP; a tool with required fields then names the missing one.
+    const dispatcher = search ? await search : registry;
+    const outcome = await dispatcher.dispatch({ name, input: args ?? {}, callId }, options);
+    // MCP lists an unknown tool among protocol errors (-32602), unlike a call the model can correct.
+    if (!outcome.ok && outcome.error.code === 'unknown_tool') throw protocolError(ErrorCode.InvalidParams, outcome.error.message);
+    return mcpFormat.results([outcome])[0]!;
   });
   return server;
 }

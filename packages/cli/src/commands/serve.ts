@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadTools } from '../host.js';
+import { liveTools } from '../live-tools.js';
 import { loadMcp } from '../load-mcp.js';
 import { servedSearch } from '../tool-search.js';
 import { UsageError } from '../usage-error.js';
@@ -68,7 +69,9 @@ export function registerServe(program: Command): void {
       const { registry, host } = await loadTools(options.yes ? { approve: 'allow-all' } : {});
       const search = await servedSearch(registry, options.toolSearch === true, options.stateless === true);
       const count = plural(registry.list().length) + (search ? ` (${search.upFront} listed until a tool_search finds more)` : '');
-      const info = { name: 'toolshed', version, ...(search ? { toolSearch: search.make } : {}) };
+      // Without a search, the tools a mounted MCP server adds or drops while connected are passed on.
+      const live = search ? undefined : liveTools(host);
+      const info = { name: 'toolshed', version, toolSearch: search ? search.make : () => live! };
 
       if (!address) {
         // stdout carries the protocol; anything for people goes to stderr.

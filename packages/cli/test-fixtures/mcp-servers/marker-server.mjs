@@ -60,7 +60,9 @@ function newServer(label) {
           ? `wiped ${args.target}`
           : name === 'multiply'
             ? String(args.a * args.b)
-            : undefined;
+            : name === 'grown' && TOOLS.includes(GROWN)
+              ? 'grown answers'
+              : undefined;
     if (text === undefined) return { isError: true, content: [{ type: 'text', text: `no tool ${name}` }] };
     return { content: [{ type: 'text', text }] };
   });

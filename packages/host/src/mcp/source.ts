@@ -142,7 +142,7 @@ async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanC
 }
 
 /** A server's tools as planned: each definition with the server's timeout, by the name the server gives it. */
-function plannedState(definitions: ToolDefinition[], timeout: unknown, source: Source, about: About): PluginState {
+export function plannedState(definitions: ToolDefinition[], timeout: unknown, source: Source, about: About): PluginState {
   const timeoutMs = typeof timeout === 'number' ? { timeoutMs: timeout } : {};
   const manifest = definitions.map((definition) => ({ definition, ...timeoutMs }));
   const tools: PlannedTool[] = manifest.map((tool) => ({ original: tool.definition.name, ...tool }));

@@ -156,8 +156,9 @@ export interface McpMount {
   tool(name: string): AnyTool;
   state(): McpServerState;
   /**
-   * `notifications/tools/list_changed` while connected: the cache is rewritten, then listeners
-   * run. `tool()` keeps serving the definitions it had (a sealed registry keeps the tools a model
+   * `notifications/tools/list_changed` while connected: the tools are listed again (at once, then
+   * at most once a second however many notifications come), the cache is rewritten, then
+   * listeners run. `tool()` keeps serving the definitions it had (a sealed registry keeps the tools a model
    * was shown) until `refresh()` is called.
    */
   onToolsChanged(listener: ToolsChangedListener): () => void;

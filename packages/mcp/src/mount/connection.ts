@@ -3,11 +3,13 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Progress } from '@toolshed/core';
 import type { McpServerConfig } from './api.js';
+import { boundedFetch } from './bounded-fetch.js';
 import type { ServerTool } from './definitions.js';
 import { GUARD_SOURCE } from './guard.js';
 import type { CallResult } from './result.js';
@@ -25,6 +27,15 @@ export const SLOW_START_MS = 5_000;
 const NO_SDK_TIMEOUT = 2_147_483_647;
 const STDERR_LINES = 10;
 const MAX_PAGES = 100;
+/**
+ * The most one message from a server may hold, on every transport: the SDK's stdio transport
+ * holds this much of one line, and the HTTP transport is given a fetch that counts each body.
+ */
+export const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
+
+function mebibytes(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MiB`;
+}
 
 export interface ConnectionEvents {
   /** The connection ended without close(): the child exited, the stream broke, or the server wrote garbage. */
@@ -70,7 +81,7 @@ function isGarbage(error: unknown): boolean {
  */
 function oversizedLine(error: unknown): string | undefined {
   const match = error instanceof Error ? /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(error.message) : null;
-  return match ? `${Math.round(Number(match[1]) / (1024 * 1024))} MB` : undefined;
+  return match ? mebibytes(Number(match[1])) : undefined;
 }
 
 /** The entry's `startTimeoutMs`, else the default for a first start or a later one. */
@@ -98,6 +109,8 @@ export async function connect(
   let closing = false;
   let transport: Transport;
   let stdio: StdioClientTransport | undefined;
+  // Set once the client exists; a body can only overflow after connect() has begun.
+  let stop = (_reason: string) => {};
   if ('command' in config) {
     const dir = resolve(cwd, config.cwd ?? '.');
     // Checked here: a missing directory would otherwise read as "spawn node ENOENT".
@@ -126,7 +139,12 @@ export async function connect(
     });
     transport = stdio;
   } else {
-    transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
+    transport = new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: { ...config.headers } },
+      fetch: boundedFetch(MAX_MESSAGE_BYTES, (cap) =>
+        stop(`sent a message of over ${mebibytes(cap)} (the most one message may hold); it was disconnected`),
+      ),
+    });
   }
   const signalChild = () => {
     const pid = stdio?.pid;
@@ -139,20 +157,24 @@ export async function connect(
   };
   const lastWords = () => (stderrTail.length > 0 ? `; its last words on stderr: ${stderrTail.slice(-3).join(' | ')}` : '');
   const client = new Client({ name: 'toolshed', version: '1.0.0' }, { capabilities: {} });
+  // A server that breaks the framing or the cap cannot be trusted with the next message: it is
+  // stopped at once, and every request in flight fails with the reason.
+  stop = (reason: string) => {
+    if (closing || fault !== undefined) return;
+    fault = reason;
+    events.log(`[mcp ${config.name}] ${fault}`);
+    signalChild();
+    void client.close().catch(() => {});
+  };
   client.onerror = (error) => {
     if (closing || fault !== undefined) return;
     const oversized = oversizedLine(error);
     if (oversized !== undefined) {
-      fault = `wrote a message of over ${oversized} to its stdout (a line without an end, or an answer too large to take); it was stopped`;
-      events.log(`[mcp ${config.name}] ${fault}`);
-      signalChild();
-      void client.close().catch(() => {});
+      stop(`wrote a message of over ${oversized} to its stdout (a line without an end, or an answer too large to take); it was stopped`);
     } else if (isGarbage(error)) {
-      fault = `wrote something that is not an MCP message to its stdout (${describe(error).slice(0, 200)}); a stdio server may write only MCP messages there (logs go to stderr)`;
-      events.log(`[mcp ${config.name}] ${fault}`);
-      // Stop it at once: a server that breaks the framing cannot be trusted with the next message.
-      signalChild();
-      void client.close().catch(() => {});
+      stop(
+        `wrote something that is not an MCP message to its stdout (${describe(error).slice(0, 200)}); a stdio server may write only MCP messages there (logs go to stderr)`,
+      );
     } else events.log(`[mcp ${config.name}] ${describe(error)}`);
   };
   let connected = false;

@@ -210,10 +210,10 @@ describe('a server that floods its stdout', () => {
     expect(!outcome.ok && outcome.error).toMatchObject({
       code: 'execution_failed',
       message:
-        'speak failed: MCP server "hostile-flood" wrote a message of over 10 MB to its stdout (a line without an end, or an answer too large to take); it was stopped during the call; it may or may not have taken effect. The server is restarted on the next call.',
+        'speak failed: MCP server "hostile-flood" wrote a message of over 10 MiB to its stdout (a line without an end, or an answer too large to take); it was stopped during the call; it may or may not have taken effect. The server is restarted on the next call.',
     });
-    expect(mount.state()).toMatchObject({ status: 'failed', message: expect.stringContaining('over 10 MB') });
-    expect(s.logs.filter((line) => line.includes('over 10 MB to its stdout'))).toHaveLength(2); // the fault, then the state
+    expect(mount.state()).toMatchObject({ status: 'failed', message: expect.stringContaining('over 10 MiB') });
+    expect(s.logs.filter((line) => line.includes('over 10 MiB to its stdout'))).toHaveLength(2); // the fault, then the state
     expect(s.logs.filter((line) => line.includes('ReadBuffer exceeded'))).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
 // Shared by the mount tests: real servers, temporary cache folders, and a registry
 // wired to mounts the way the host wires them (deferred tools loaded from the mount).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -106,4 +108,16 @@ export async function until(check: () => boolean, tries = 200): Promise<boolean>
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return check();
+}
+
+/** Starts `server` on a free port of 127.0.0.1; its MCP endpoint's URL. */
+export async function listenLocal(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+}
+
+/** Stops `server`, ending the connections it still holds (a client's open stream). */
+export async function stopServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
 }

@@ -36,6 +36,20 @@ function loadValidation(): Promise<typeof import('./validate.js')> {
   return validation;
 }
 
+/**
+ * After a `tools/list_changed`, the tools are listed again at most once in this long; the
+ * notifications that arrive meanwhile make one listing, after the last of them. A server may
+ * send them as fast as it likes: each listing reads, checks and caches every tool.
+ */
+export const RELIST_INTERVAL_MS = 1000;
+
+/**
+ * The schema compiler of one listing the mount serves: the calls of its tools compile their
+ * schemas there, and it is freed with the listing.
+ */
+type Schemas = { compile?: import('./validate.js').CompileSchema };
+const schemasOf = new WeakMap<Mounted, Schemas>();
+
 function copy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
@@ -54,6 +68,10 @@ class ServerMount implements McpMount {
   #connecting: Promise<Connection> | undefined;
   #failures = 0;
   #listeners = new Set<ToolsChangedListener>();
+  /** A re-listing asked for by list_changed and not begun yet; the one under way; when the last began. */
+  #relistWanted = false;
+  #relisting: Promise<void> | undefined;
+  #relistedAt = -Infinity;
   #closing: Promise<void> | undefined;
   /**
    * Aborted by close(), so a start under way (a server that hangs at start) gives up at once.
@@ -163,7 +181,8 @@ class ServerMount implements McpMount {
       throw new Error(`${this.#server} could not list its tools: ${connection.fault() ?? describeError(error)}`);
     }
     // A schema ajv cannot compile could never check a call: such a tool is left out, and said so.
-    const { compileSchema } = await loadValidation();
+    // A compiler of this check's own, dropped with everything it compiled once the check is done.
+    const compileSchema = (await loadValidation()).schemaCompiler();
     const usable = listed.map((tool): ServerTool => {
       // A server's own "toolshed/unusable" is not taken: only the mount's check says so.
       const { 'toolshed/unusable': _claimed, ...listedTool } = tool;
@@ -193,13 +212,15 @@ class ServerMount implements McpMount {
     }
     const { definition, serverName, listed } = entry;
     const server = this.name;
+    let schemas = schemasOf.get(mounted!);
+    if (!schemas) schemasOf.set(mounted!, (schemas = {}));
     const tool: AnyTool = {
       name: definition.name,
       description: definition.description,
-      input: jsonSchemaInput(definition.inputSchema, validator(listed.inputSchema, server, 'input')),
+      input: jsonSchemaInput(definition.inputSchema, validator(listed.inputSchema, server, 'input', schemas)),
       run: (input: unknown, ctx: ToolContext) => this.#call(definition.name, serverName, input, ctx),
       ...(definition.outputSchema
-        ? { output: jsonSchemaInput(definition.outputSchema, validator(listed.outputSchema!, server, 'output')) }
+        ? { output: jsonSchemaInput(definition.outputSchema, validator(listed.outputSchema!, server, 'output', schemas)) }
         : {}),
       ...(definition.annotations ? { annotations: { ...definition.annotations } } : {}),
       ...(this.#config.timeoutMs !== undefined ? { timeoutMs: this.#config.timeoutMs } : {}),
@@ -219,7 +240,7 @@ class ServerMount implements McpMount {
       if (h.isConnectionClosed(error) || fault !== undefined) {
         throw new ToolError(
           'execution_failed',
-          `${tool} failed: ${this.#server} ${fault ?? 'closed the connection'} during the call; it may or may not have taken effect. The server is restarted on the next call.`,
+          `${tool} failed: ${this.#server} ${fault ?? 'closed the connection'} during the call; it may or may not have taken effect. ${'url' in this.#config ? 'It is connected again' : 'The server is restarted'} on the next call.`,
         );
       }
       if (h.isTransportFailure(error)) {
@@ -342,8 +363,29 @@ class ServerMount implements McpMount {
     this.#fail(`${this.#server} ${reason}.`);
   }
 
-  async #toolsChanged(connection: Connection): Promise<void> {
+  /** list_changed: coalesced and rate-limited (see RELIST_INTERVAL_MS). */
+  #toolsChanged(connection: Connection): void {
     if (this.#connection !== connection) return;
+    this.#relistWanted = true;
+    this.#relisting ??= this.#relist(connection).finally(() => {
+      this.#relisting = undefined;
+    });
+  }
+
+  async #relist(connection: Connection): Promise<void> {
+    while (this.#relistWanted && this.#connection === connection) {
+      const wait = this.#relistedAt + RELIST_INTERVAL_MS - Date.now();
+      // Unref'd: a pending re-listing does not keep the host alive.
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
+      if (this.#connection !== connection) return;
+      // Cleared before listing: a change the server makes while this listing runs lists again.
+      this.#relistWanted = false;
+      this.#relistedAt = Date.now();
+      await this.#relistOnce(connection);
+    }
+  }
+
+  async #relistOnce(connection: Connection): Promise<void> {
     let mounted: Mounted;
     try {
       // A registry is sealed with the tools a model was shown: tool() keeps serving those,
@@ -394,12 +436,12 @@ class ServerMount implements McpMount {
   }
 }
 
-function validator(schema: { [key: string]: unknown }, server: string, which: 'input' | 'output') {
+function validator(schema: { [key: string]: unknown }, server: string, which: 'input' | 'output', schemas: Schemas) {
   let compiled: import('ajv').ValidateFunction | undefined;
   return async (value: unknown): Promise<JsonSchemaProblem[]> => {
-    const { compileSchema, toProblems } = await loadValidation();
+    const { schemaCompiler, toProblems } = await loadValidation();
     try {
-      compiled ??= compileSchema(schema);
+      compiled ??= (schemas.compile ??= schemaCompiler())(schema);
     } catch (error) {
       return [
         {

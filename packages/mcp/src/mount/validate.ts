@@ -23,21 +23,17 @@ function linearRegExp(pattern: string, flags: string): { test(value: string): bo
 linearRegExp.code = 'require("re2-wasm").RE2';
 
 type Draft = 'draft-07' | '2019-09' | '2020-12';
-const instances = new Map<Draft, InstanceType<AjvClass>>();
+type AjvInstance = InstanceType<AjvClass>;
 
-function ajvFor(draft: Draft): InstanceType<AjvClass> {
-  let ajv = instances.get(draft);
-  if (!ajv) {
-    const Class = draft === '2020-12' ? Ajv2020 : draft === '2019-09' ? Ajv2019 : Ajv;
-    // strict: false: servers' schemas carry keywords of their own (titles, examples, vendor keys).
-    // A server's `pattern` runs on every call against what a model sends: under JavaScript's
-    // backtracking engine `^(a+)+$` against "aaaa…b" blocks the host for minutes. RE2 runs in
-    // time linear in the input; a pattern it cannot take (lookaround, backreferences) fails
-    // to compile, so its tool is left out with the reason.
-    ajv = new Class({ allErrors: true, strict: false, validateFormats: true, code: { regExp: linearRegExp } });
-    addFormats(ajv);
-    instances.set(draft, ajv);
-  }
+function newAjv(draft: Draft): AjvInstance {
+  const Class = draft === '2020-12' ? Ajv2020 : draft === '2019-09' ? Ajv2019 : Ajv;
+  // strict: false: servers' schemas carry keywords of their own (titles, examples, vendor keys).
+  // A server's `pattern` runs on every call against what a model sends: under JavaScript's
+  // backtracking engine `^(a+)+$` against "aaaa…b" blocks the host for minutes. RE2 runs in
+  // time linear in the input; a pattern it cannot take (lookaround, backreferences) fails
+  // to compile, so its tool is left out with the reason.
+  const ajv = new Class({ allErrors: true, strict: false, validateFormats: true, code: { regExp: linearRegExp } });
+  addFormats(ajv);
   return ajv;
 }
 
@@ -50,10 +46,23 @@ function draftOf(schema: { [key: string]: unknown }): Draft {
   return declared === '' ? '2020-12' : 'draft-07';
 }
 
-/** Compile a server's schema; throws with ajv's reason when the schema itself is broken. */
-export function compileSchema(schema: { [key: string]: unknown }): ValidateFunction {
-  const { $schema: _draft, $id: _id, ...rest } = schema;
-  return ajvFor(draftOf(schema)).compile(rest);
+export type CompileSchema = (schema: { [key: string]: unknown }) => ValidateFunction;
+
+/**
+ * A compiler of a server's schemas that owns what it compiles: ajv keeps every schema an
+ * instance compiled for as long as the instance lives, so each listing of a server gets
+ * compilers of its own, freed with that listing (one process-wide instance grew with every
+ * re-listing a server asked for). It throws with ajv's reason when a schema itself is broken.
+ */
+export function schemaCompiler(): CompileSchema {
+  const instances = new Map<Draft, AjvInstance>();
+  return (schema) => {
+    const { $schema: _draft, $id: _id, ...rest } = schema;
+    const draft = draftOf(schema);
+    let ajv = instances.get(draft);
+    if (!ajv) instances.set(draft, (ajv = newAjv(draft)));
+    return ajv.compile(rest);
+  };
 }
 
 function pathOf(instancePath: string, root: unknown): (string | number)[] {
