@@ -504,6 +504,34 @@ describe('faults and conflicts', () => {
     });
   }
 
+  it("two servers offering one name: the later server's tool is left out naming both servers; its next tool still calls the right one", async () => {
+    const dir = project({
+      mcpServers: [
+        { ...everything, include: ['echo', 'get-sum'] },
+        { ...everything, name: 'second', include: ['echo', 'get-sum', 'get-env'], rename: { 'get-sum': 'sum2' } },
+      ],
+    });
+    const list = await toolshed(dir, ['list', '--json']);
+    expect(list.code).toBe(0);
+    expect(list.stderr).toBe(
+      'toolshed: warning: mcp server "second": its tool "echo" is left out: the name "echo" is taken by mcp server "everything". ' +
+        'To keep both, rename it in the server\'s mcpServers entry ("rename": {"echo": "second_echo"}); to go without it and this warning, "exclude": ["echo"].\n',
+    );
+    const listed = JSON.parse(list.stdout) as { name: string; plugin: string }[];
+    expect(listed.map((tool) => [tool.name, tool.plugin])).toEqual([
+      ['echo', 'everything'],
+      ['get-sum', 'everything'],
+      ['get-env', 'second'],
+      ['sum2', 'second'],
+    ]);
+    // The tools after the one left out keep their own code: sum2 adds, get-env lists the environment.
+    const sum = await toolshed(dir, ['call', 'sum2', '{"a":2,"b":5}', '--yes', '--json']);
+    expect(JSON.stringify(JSON.parse(sum.stdout).output)).toContain('The sum of 2 and 5 is 7.');
+    const envCall = await toolshed(dir, ['call', 'get-env', '{}', '--yes', '--json']);
+    expect(envCall.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(envCall.stdout).output)).toContain('PATH');
+  });
+
   it('a clash arriving through list_changed: the running command keeps its tools, and the next ones leave the new tool out and exit 0', async () => {
     // The tool it adds while connected is named echo, as a plugin's tool is.
     const server = { ...markerServer(), env: { ...markerServer().env, GROWN_NAME: 'echo' } };
