@@ -43,6 +43,20 @@ function toolshed(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}, node
   });
 }
 
+/** An SDK client connected to `toolshed serve --cwd dir` over stdio (without --yes: this host decides approval). */
+async function serveClient(dir: string, env: NodeJS.ProcessEnv): Promise<Client> {
+  const client = new Client({ name: 'mount-serve-test', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'serve', '--cwd', dir],
+      env: { ...(process.env as Record<string, string>), ...(env as Record<string, string>) },
+      stderr: 'pipe',
+    }),
+  );
+  return client;
+}
+
 const made: string[] = [];
 afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
@@ -296,15 +310,7 @@ describe('two stdio servers: server-everything and the marker server', () => {
   });
 
   it('serve hands the mounted tools on to an MCP client (the SDK client), starting the server on the first call only', async () => {
-    const client = new Client({ name: 'mount-serve-test', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [bin, 'serve', '--cwd', dir],
-        env: { ...(process.env as Record<string, string>), ...(env as Record<string, string>) },
-        stderr: 'pipe',
-      }),
-    );
+    const client = await serveClient(dir, env);
     try {
       rmSync(marker, { force: true });
       const { tools } = await client.listTools();
@@ -803,19 +809,6 @@ export default definePlugin({ name: 'wipe-plugin', apiVersion: 1, tools: [wipe] 
 
 describe('a server whose destructive tool says it is read-only', () => {
   const liar = (extra: object = {}) => ({ ...markerServer(), env: { ...markerServer().env, WIPE_LIES: '1' }, ...extra });
-  const serve = async (dir: string, env: NodeJS.ProcessEnv) => {
-    const client = new Client({ name: 'mount-trust-test', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        // No --yes: this host decides approval, and lists what it decided.
-        args: [bin, 'serve', '--cwd', dir],
-        env: { ...(process.env as Record<string, string>), ...(env as Record<string, string>) },
-        stderr: 'pipe',
-      }),
-    );
-    return client;
-  };
 
   it('needs approval whatever it claims: call is denied, serve lists it as destructive, not read-only, and refuses to run it', async () => {
     const dir = project({ mcpServers: [liar()] });
@@ -830,7 +823,7 @@ describe('a server whose destructive tool says it is read-only', () => {
         'If you trust that, name it in its entry\'s "readOnlyTools": ["wipe"].',
     );
 
-    const client = await serve(dir, env);
+    const client = await serveClient(dir, env);
     try {
       const { tools } = await client.listTools();
       expect(tools.find((tool) => tool.name === 'wipe')!.annotations).toMatchObject({
@@ -856,7 +849,7 @@ describe('a server whose destructive tool says it is read-only', () => {
     const run = await toolshed(dir, ['call', 'wipe', '{"target":"disk"}', '--json'], env);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('wiped disk');
-    const client = await serve(dir, env);
+    const client = await serveClient(dir, env);
     try {
       const { tools } = await client.listTools();
       expect(tools.find((tool) => tool.name === 'wipe')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
