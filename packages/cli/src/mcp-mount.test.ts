@@ -47,6 +47,20 @@ function toolshed(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}, node
   });
 }
 
+/** An SDK client connected to `toolshed serve --cwd dir` over stdio (without --yes: this host decides approval). */
+async function serveClient(dir: string, env: NodeJS.ProcessEnv): Promise<Client> {
+  const client = new Client({ name: 'mount-serve-test', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'serve', '--cwd', dir],
+      env: { ...(process.env as Record<string, string>), ...(env as Record<string, string>) },
+      stderr: 'pipe',
+    }),
+  );
+  return client;
+}
+
 const made: string[] = [];
 afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
@@ -75,14 +89,23 @@ const cacheFiles = (dir: string, kind: 'tools' | 'listings' = 'tools') => {
   return existsSync(cache) ? readdirSync(cache).filter((file) => file.endsWith('.json') && (kind === 'listings') === listing(file)) : [];
 };
 
-/** The marker server over stdio; it appends a line to $TEST_MARKER each time it starts. */
+/**
+ * The marker server over stdio; it appends a line to $TEST_MARKER each time it starts. The tools it
+ * says are read-only are trusted as such by the entry (its hints alone decide nothing), `wipe` is not.
+ */
 const markerServer = (script = MARKER_SERVER) => ({
   name: 'marker',
   command: process.execPath,
   args: [script],
   env: { MARKER_FILE: { env: 'TEST_MARKER' } },
+  readOnlyTools: ['whoami', 'multiply', 'grow'],
 });
-const everything = { name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'] };
+const everything = {
+  name: 'everything',
+  command: process.execPath,
+  args: [EVERYTHING, 'stdio'],
+  readOnlyTools: ['echo', 'get-sum', 'trigger-long-running-operation'],
+};
 
 function starts(marker: string): number {
   return existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean).length : 0;
@@ -282,15 +305,7 @@ describe('two stdio servers: server-everything and the marker server', () => {
   });
 
   it('serve hands the mounted tools on to an MCP client (the SDK client), starting the server on the first call only', async () => {
-    const client = new Client({ name: 'mount-serve-test', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [bin, 'serve', '--cwd', dir],
-        env: { ...(process.env as Record<string, string>), ...(env as Record<string, string>) },
-        stderr: 'pipe',
-      }),
-    );
+    const client = await serveClient(dir, env);
     try {
       rmSync(marker, { force: true });
       const { tools } = await client.listTools();
@@ -565,31 +580,103 @@ describe('faults and conflicts', () => {
     expect((await toolshed(dir, ['call', 'echo', '{"text":"ok"}'], env)).code).toBe(0);
   });
 
-  it('a tool name taken by a discovered plugin and a server: the plugin is skipped, naming both', async () => {
-    const dir = project({ mcpServers: [everything] }, { echo: true });
-    const run = await toolshed(dir, ['call', 'echo', '{"message":"from the server"}', '--json']);
-    expect(run.code).toBe(0);
-    expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('Echo: from the server');
-    expect(run.stderr).toMatch(
-      /skipped plugin @toolshed\/tool-echo@[\d.]+ \(register\): tool "echo" is offered by both mcp server "everything" and @toolshed\/tool-echo@[\d.]+\./,
+  // A server's tool whose name a plugin has is left out alone, with one warning line per command
+  // naming both origins and the two ways out; every other tool runs and the command exits 0.
+  const clash = (server: string) =>
+    `mcp server "${server}": its tool "echo" is left out: the name "echo" is taken by @toolshed/tool-echo@${JSON.parse(readFileSync(path.join(ECHO_DIR, 'package.json'), 'utf8')).version}. ` +
+    `To keep both, rename it in the server's mcpServers entry ("rename": {"echo": "${server}_echo"}); to go without it and this warning, "exclude": ["echo"].`;
+  const warned = (stderr: string, line: string) => stderr.split('\n').filter((text) => text === `toolshed: warning: ${line}`).length;
+
+  for (const named of [false, true]) {
+    it(`a tool name taken by a ${named ? 'named' : 'discovered'} plugin and a server: the server's tool is left out, naming both; everything else runs`, async () => {
+      const config = { ...(named ? { plugins: ['@toolshed/tool-echo'] } : {}), mcpServers: [everything] };
+      const dir = project(config, { echo: true });
+      const list = await toolshed(dir, ['list', '--json']);
+      expect(list.code).toBe(0);
+      expect(warned(list.stderr, clash('everything'))).toBe(1);
+      const listed = JSON.parse(list.stdout) as { name: string; plugin: string }[];
+      expect(listed.filter((tool) => tool.name === 'echo')).toEqual([expect.objectContaining({ plugin: '@toolshed/tool-echo' })]);
+      expect(listed.find((tool) => tool.name === 'get-sum')).toMatchObject({ plugin: 'everything' });
+      const call = await toolshed(dir, ['call', 'get-sum', '{"a":2,"b":3}', '--json']);
+      expect(call.code).toBe(0);
+      expect(warned(call.stderr, clash('everything'))).toBe(1);
+      expect(JSON.stringify(JSON.parse(call.stdout).output)).toContain('The sum of 2 and 3 is 5.');
+      const echo = await toolshed(dir, ['call', 'echo', '{"text":"plugin"}', '--json']);
+      expect(echo.code).toBe(0);
+      expect(JSON.parse(echo.stdout).output).toEqual({ text: 'plugin' });
+      const plugins = await toolshed(dir, ['plugins']);
+      expect(plugins.code).toBe(0);
+      expect(plugins.stdout).toContain(`warning: ${clash('everything')}`);
+
+      // The two ways out the warning names: each ends it.
+      const write = (server: object) =>
+        writeFileSync(path.join(dir, 'toolshed.config.json'), JSON.stringify({ ...config, mcpServers: [server] }));
+      write({ ...everything, exclude: ['echo'] });
+      const excluded = await toolshed(dir, ['call', 'get-sum', '{"a":1,"b":1}', '--json']);
+      expect(excluded).toMatchObject({ code: 0, stderr: '' });
+      write({ ...everything, rename: { echo: 'everything_echo' } });
+      const renamed = await toolshed(dir, ['call', 'everything_echo', '{"message":"renamed"}', '--json']);
+      expect(renamed).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.stringify(JSON.parse(renamed.stdout).output)).toContain('Echo: renamed');
+    });
+  }
+
+  it("two servers offering one name: the later server's tool is left out naming both servers; its next tool still calls the right one", async () => {
+    const dir = project({
+      mcpServers: [
+        { ...everything, include: ['echo', 'get-sum'] },
+        { ...everything, name: 'second', include: ['echo', 'get-sum', 'get-env'], rename: { 'get-sum': 'sum2' } },
+      ],
+    });
+    const list = await toolshed(dir, ['list', '--json']);
+    expect(list.code).toBe(0);
+    expect(list.stderr).toBe(
+      'toolshed: warning: mcp server "second": its tool "echo" is left out: the name "echo" is taken by mcp server "everything". ' +
+        'To keep both, rename it in the server\'s mcpServers entry ("rename": {"echo": "second_echo"}); to go without it and this warning, "exclude": ["echo"].\n',
     );
+    const listed = JSON.parse(list.stdout) as { name: string; plugin: string }[];
+    expect(listed.map((tool) => [tool.name, tool.plugin])).toEqual([
+      ['echo', 'everything'],
+      ['get-sum', 'everything'],
+      ['get-env', 'second'],
+      ['sum2', 'second'],
+    ]);
+    // The tools after the one left out keep their own code: sum2 adds, get-env lists the environment.
+    const sum = await toolshed(dir, ['call', 'sum2', '{"a":2,"b":5}', '--yes', '--json']);
+    expect(JSON.stringify(JSON.parse(sum.stdout).output)).toContain('The sum of 2 and 5 is 7.');
+    const envCall = await toolshed(dir, ['call', 'get-env', '{}', '--yes', '--json']);
+    expect(envCall.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(envCall.stdout).output)).toContain('PATH');
   });
 
-  it('a tool name taken by a named plugin and a server: startup fails naming both, and a rename fixes it', async () => {
-    const dir = project({ plugins: ['@toolshed/tool-echo'], mcpServers: [everything] }, { echo: true });
-    const run = await toolshed(dir, ['list']);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain('tool "echo" is offered by both @toolshed/tool-echo@');
-    expect(run.stderr).toContain(
-      'and mcp server "everything". Rename one in toolshed.config.json, e.g. the mcpServers entry {"name": "everything", ..., "rename": {"echo": "<new name>"}}.',
-    );
-    writeFileSync(
-      path.join(dir, 'toolshed.config.json'),
-      JSON.stringify({ plugins: ['@toolshed/tool-echo'], mcpServers: [{ ...everything, rename: { echo: 'server_echo' } }] }),
-    );
-    const fixed = await toolshed(dir, ['call', 'server_echo', '{"message":"renamed"}', '--json']);
-    expect(fixed.code).toBe(0);
-    expect(JSON.stringify(JSON.parse(fixed.stdout).output)).toContain('Echo: renamed');
+  it('a clash arriving through list_changed: the running command keeps its tools, and the next ones leave the new tool out and exit 0', async () => {
+    // The tool it adds while connected is named echo, as a plugin's tool is.
+    const server = { ...markerServer(), env: { ...markerServer().env, GROWN_NAME: 'echo' } };
+    const dir = project({ plugins: ['@toolshed/tool-echo'], mcpServers: [server] }, { echo: true });
+    const env = { TEST_MARKER: path.join(dir, 'marker.log') };
+    // A harness that stays up hears the server's list_changed (the cache is rewritten) and keeps its tools.
+    const host = await createHost({ cwd: dir, env, registry: { approve: 'allow-all' } });
+    try {
+      expect(await host.registry.dispatch({ name: 'grow', input: {} })).toMatchObject({ ok: true });
+      const warnings = () => host.plugins.find((plugin) => plugin.name === 'marker')!.warnings;
+      for (let tries = 0; warnings().length === 0 && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(warnings()).toEqual([expect.stringContaining('(added echo)')]);
+      expect(await host.registry.dispatch({ name: 'echo', input: { text: 'plugin' } })).toMatchObject({
+        ok: true,
+        output: { text: 'plugin' },
+      });
+    } finally {
+      await host.close();
+    }
+    const line = clash('marker');
+    // The cache now lists the server's echo; each command after it says so once and exits 0.
+    for (const args of [['list'], ['call', 'multiply', '{"a":6,"b":7}'], ['call', 'echo', '{"text":"still the plugin"}', '--json']]) {
+      const run = await toolshed(dir, args, env);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(warned(run.stderr, line), `${args.join(' ')}: ${run.stderr}`).toBe(1);
+    }
+    const echo = await toolshed(dir, ['call', 'echo', '{"text":"still the plugin"}', '--json'], env);
+    expect(JSON.parse(echo.stdout).output).toEqual({ text: 'still the plugin' });
   });
 });
 
@@ -701,7 +788,9 @@ describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token fr
   });
 
   it('calls a tool with the header resolved from {"env": NAME}; the secret is in no cache file', async () => {
-    const dir = project({ mcpServers: [{ name: 'remote', url, headers: { Authorization: { env: 'REMOTE_AUTH' } } }] });
+    const dir = project({
+      mcpServers: [{ name: 'remote', url, headers: { Authorization: { env: 'REMOTE_AUTH' } }, readOnlyTools: ['whoami', 'multiply'] }],
+    });
     const env = { REMOTE_AUTH: `Bearer ${token}` };
     const run = await toolshed(dir, ['call', 'whoami', '{}', '--json'], env);
     expect(run.stderr).toBe('');
@@ -731,7 +820,9 @@ describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token fr
   });
 
   it("keys the cache on the header's variable: after a new token the cache is the same byte for byte, and a call uses the new token", async () => {
-    const dir = project({ mcpServers: [{ name: 'remote', url, headers: { Authorization: { env: 'REMOTE_AUTH' } } }] });
+    const dir = project({
+      mcpServers: [{ name: 'remote', url, headers: { Authorization: { env: 'REMOTE_AUTH' } }, readOnlyTools: ['whoami', 'multiply'] }],
+    });
     expect(await toolshed(dir, ['list', '--json'], { REMOTE_AUTH: `Bearer ${token}` })).toMatchObject({ code: 0, stderr: '' });
     const files = cacheFiles(dir);
     expect(files).toHaveLength(1);
@@ -752,7 +843,10 @@ describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token fr
   });
 
   it('a wrong token fails only that server, with a message naming it and not the secret; an unset variable names the field', async () => {
-    const dir = project({ mcpServers: [{ name: 'remote', url, headers: { Authorization: { env: 'REMOTE_AUTH' } } }] }, { echo: true });
+    const dir = project(
+      { mcpServers: [{ name: 'remote', url, headers: { Authorization: { env: 'REMOTE_AUTH' } }, readOnlyTools: ['whoami', 'multiply'] }] },
+      { echo: true },
+    );
     const wrong = await toolshed(dir, ['call', 'echo', '{"text":"hi"}'], { REMOTE_AUTH: 'Bearer wrong-token-77' });
     expect(wrong.code).toBe(0);
     expect(wrong.stderr).toMatch(/skipped plugin mcp server "remote" \(import\): could not list its tools/);
@@ -787,7 +881,7 @@ export default definePlugin({ name: 'wipe-plugin', apiVersion: 1, tools: [wipe] 
     return b;
   }
 
-  it("project A calls project B's echo through `toolshed serve --cwd B` over stdio, with no config mark; B's destructive tool stays destructive", async () => {
+  it("project A calls project B's echo through `toolshed serve --cwd B` over stdio, trusted by A's readOnlyTools; B's destructive tool stays destructive", async () => {
     const b = projectB();
     // B serves with --yes: it leaves the asking to its client, so only A's reading of the hints decides.
     const serveB = {
@@ -795,17 +889,18 @@ export default definePlugin({ name: 'wipe-plugin', apiVersion: 1, tools: [wipe] 
       command: process.execPath,
       args: [bin, 'serve', '--cwd', b, '--yes'],
       rename: { echo: 'b_echo', wipe: 'b_wipe' },
+      readOnlyTools: ['echo'],
     };
     const a = project({ mcpServers: [serveB] });
     const list = await toolshed(a, ['list', '--json']);
     expect(list.stderr).toBe('');
     expect(list.code).toBe(0);
-    // B states every hint (false where the tool has no annotation), so A reads them as B does:
-    // echo is neither open-world nor destructive, wipe is destructive and not open-world.
+    // B's hints are another server's claim: A trusts echo because its entry says so, and wipe,
+    // named nowhere, is destructive and open-world.
     const listed = JSON.parse(list.stdout) as { name: string; annotations: object }[];
     expect(listed.map(({ name, annotations }) => ({ name, annotations }))).toEqual([
-      { name: 'b_wipe', annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false } },
-      { name: 'b_echo', annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false } },
+      { name: 'b_wipe', annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true } },
+      { name: 'b_echo', annotations: { readOnly: true, destructive: false, idempotent: false, openWorld: false } },
     ]);
     const run = await toolshed(a, ['call', 'b_echo', '{"text":"across projects"}', '--json']);
     expect(run.stderr).toBe('');
@@ -814,11 +909,63 @@ export default definePlugin({ name: 'wipe-plugin', apiVersion: 1, tools: [wipe] 
 
     const denied = await toolshed(a, ['call', 'b_wipe', '{"target":"disk"}']);
     expect(denied.code).toBe(1);
-    expect(denied.stderr).toContain('b_wipe needs approval (it is destructive)');
+    expect(denied.stderr).toContain('b_wipe needs approval (it is destructive and open-world)');
     expect(denied.stdout).not.toContain('wiped');
     const allowed = await toolshed(a, ['call', 'b_wipe', '{"target":"disk"}', '--yes', '--json']);
     expect(allowed.stderr).toBe('');
     expect(allowed.code).toBe(0);
     expect(JSON.stringify(JSON.parse(allowed.stdout).output)).toContain('wiped disk');
+  });
+});
+
+describe('a server whose destructive tool says it is read-only', () => {
+  const liar = (extra: object = {}) => ({ ...markerServer(), env: { ...markerServer().env, WIPE_LIES: '1' }, ...extra });
+
+  it('needs approval whatever it claims: call is denied, serve lists it as destructive, not read-only, and refuses to run it', async () => {
+    const dir = project({ mcpServers: [liar()] });
+    const env = { TEST_MARKER: path.join(dir, 'marker.log') };
+    const denied = await toolshed(dir, ['call', 'wipe', '{"target":"disk"}'], env);
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toContain('wipe needs approval (it is destructive and open-world)');
+    expect(denied.stdout).not.toContain('wiped');
+    const plugins = await toolshed(dir, ['plugins'], env);
+    expect(plugins.stdout).toContain(
+      'warning: MCP server "marker" says "wipe" is read-only (readOnlyHint); a server\'s hints are not trusted, so it needs approval. ' +
+        'If you trust that, name it in its entry\'s "readOnlyTools": ["wipe"].',
+    );
+
+    const client = await serveClient(dir, env);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.find((tool) => tool.name === 'wipe')!.annotations).toMatchObject({
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: true,
+      });
+      // A tool the entry trusts is listed as read-only: what the host decided.
+      expect(tools.find((tool) => tool.name === 'whoami')!.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+      const result = await client.callTool({ name: 'wipe', arguments: { target: 'disk' } });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain('wipe needs approval');
+      expect(JSON.stringify(result.content)).not.toContain('wiped');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('runs unasked once the entry trusts it, and serve then lists it read-only', async () => {
+    const dir = project({ mcpServers: [liar({ readOnlyTools: ['whoami', 'multiply', 'grow', 'wipe'] })] });
+    const env = { TEST_MARKER: path.join(dir, 'marker.log') };
+    const run = await toolshed(dir, ['call', 'wipe', '{"target":"disk"}', '--json'], env);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('wiped disk');
+    const client = await serveClient(dir, env);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.find((tool) => tool.name === 'wipe')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    } finally {
+      await client.close();
+    }
   });
 });

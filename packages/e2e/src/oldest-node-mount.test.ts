@@ -29,7 +29,9 @@ beforeAll(() => {
   // The server itself runs on this Node: only the host side is under test.
   writeFileSync(
     path.join(project, 'toolshed.config.json'),
-    JSON.stringify({ mcpServers: [{ name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'] }] }),
+    JSON.stringify({
+      mcpServers: [{ name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'], readOnlyTools: ['get-sum'] }],
+    }),
   );
 });
 afterAll(() => rmSync(project, { recursive: true, force: true }));

@@ -111,8 +111,8 @@ export async function plan(options: HostOptions, purpose: 'load' | 'list' = 'loa
     } else if (!earlier) seen.set(record.about.name, record);
   }
 
-  // After the check for plugins named twice (a server's name is not a package's), before discovery
-  // (so a discovered plugin offering a tool name a server has is the one skipped).
+  // After the check for plugins named twice (a server's name is not a package's). Where a tool name
+  // is offered twice, applyRenames settles plugins first whatever this order: a server's tool loses.
   records.push(
     ...(await planMcpServers(serverEntries(options, loaded), {
       cwd,

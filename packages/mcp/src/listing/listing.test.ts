@@ -186,7 +186,7 @@ describe('readListing', () => {
 
 describe('a mount keeps the listing', () => {
   it('when it lists the tools of a started server, and a mount not given the entry drops it on its next write', async () => {
-    const written = { ...everything(), include: ['echo', 'get-sum'] } as Record<string, unknown>;
+    const written = { ...everything(), include: ['echo', 'get-sum'], readOnlyTools: ['echo', 'get-sum'] } as Record<string, unknown>;
     const mount = mountServer(written as never, { ...s.ctx, written });
     s.mounts.push(mount);
     const definitions = await mount.refresh();

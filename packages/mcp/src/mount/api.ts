@@ -27,10 +27,16 @@ interface CommonServerConfig {
    */
   rename?: Record<string, string>;
   /**
-   * Marks that override what the server says of its tools, keyed by the server's
-   * tool name, or `"*"` for every tool of this server (a tool's own key wins over `"*"`).
-   * Hints the server leaves out take the MCP spec's defaults: a tool is
-   * destructive unless read-only, and open-world.
+   * The server's tools (by its own names, before `rename`) that you trust to be read-only:
+   * they are mounted `readOnly`, not destructive and not open-world, so they run without
+   * approval. Every other tool is destructive and open-world whatever the server's hints say
+   * (MCP: a client must treat a server's annotations as untrusted). A name the server does not
+   * offer is reported in `notices()`.
+   */
+  readOnlyTools?: string[];
+  /**
+   * Marks in your words, keyed by the server's tool name, or `"*"` for every tool of this
+   * server (a tool's own key wins over `"*"`). They win over `readOnlyTools` and the defaults.
    */
   annotations?: Record<string, ToolMarks>;
   /** Default timeout of a call to this server's tools (the registry's applies when left out). */
@@ -143,8 +149,10 @@ export interface McpMount {
   refresh(): Promise<ToolDefinition[]>;
   /**
    * What the last `cached()` or `refresh()` left out and why, one line each naming the server and
-   * the tool (a name model APIs refuse, a schema out of spec or that does not compile). Read from
-   * the cache as well, so a start that starts nothing says it too.
+   * the tool (a name model APIs refuse, a schema out of spec or that does not compile, a name in
+   * `include` or `readOnlyTools` the server does not offer), and one line naming the tools the
+   * server calls read-only that still need approval (its hints are not trusted). Read from the
+   * cache as well, so a start that starts nothing says it too.
    */
   notices(): string[];
   /**

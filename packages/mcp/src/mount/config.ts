@@ -2,7 +2,7 @@ import { hasBrand, isRecord } from '@toolshed/core/contract';
 import type { McpServerConfig, ToolMarks } from './api.js';
 import { SERVER_NAME } from './server-name.js';
 
-const COMMON_KEYS = ['name', 'include', 'exclude', 'rename', 'annotations', 'timeoutMs', 'startTimeoutMs', 'transport'];
+const COMMON_KEYS = ['name', 'include', 'exclude', 'rename', 'readOnlyTools', 'annotations', 'timeoutMs', 'startTimeoutMs', 'transport'];
 const STDIO_KEYS = ['command', 'args', 'env', 'cwd'];
 const HTTP_KEYS = ['url', 'headers'];
 const MARK_KEYS = ['title', 'readOnly', 'destructive', 'idempotent', 'openWorld'];
@@ -119,6 +119,7 @@ export function checkServerConfig(value: unknown, where: string): McpServerConfi
     ...optional('include', stringList(where, 'include', value.include)),
     ...optional('exclude', stringList(where, 'exclude', value.exclude)),
     ...optional('rename', stringRecord(where, 'rename', value.rename, 'tool names')),
+    ...optional('readOnlyTools', stringList(where, 'readOnlyTools', value.readOnlyTools)),
     ...optional('annotations', marks(where, value.annotations)),
     ...optional('timeoutMs', timeout(where, 'timeoutMs', value.timeoutMs)),
     ...optional('startTimeoutMs', timeout(where, 'startTimeoutMs', value.startTimeoutMs)),

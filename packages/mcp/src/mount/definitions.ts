@@ -38,19 +38,15 @@ function ownEntry<T>(map: Record<string, T> | undefined, name: string): T | unde
 }
 
 /**
- * MCP hints in Toolshed's words. Missing hints take the spec's defaults (a tool may be
- * destructive unless it is read-only, and is open-world); config marks win over both.
+ * What the host decides of a server's tool. The server's hints are its claim and decide nothing
+ * (MCP: a client must treat a server's annotations as untrusted): every tool is destructive and
+ * open-world, as the spec reads a tool that says nothing, unless the user's entry names it in
+ * `readOnlyTools`. The user's marks win over both. Only the title is taken from the server.
  */
 export function toolAnnotations(tool: ServerTool, config: McpServerConfig): ToolAnnotations {
+  const trusted = config.readOnlyTools?.includes(tool.name) === true;
+  const annotations: ToolAnnotations = { readOnly: trusted, destructive: !trusted, idempotent: false, openWorld: !trusted };
   const hints = typeof tool.annotations === 'object' && tool.annotations !== null ? tool.annotations : {};
-  const flag = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);
-  const readOnly = flag(hints.readOnlyHint) ?? false;
-  const annotations: ToolAnnotations = {
-    readOnly,
-    destructive: readOnly ? false : (flag(hints.destructiveHint) ?? true),
-    idempotent: flag(hints.idempotentHint) ?? false,
-    openWorld: flag(hints.openWorldHint) ?? true,
-  };
   const title = typeof hints.title === 'string' ? hints.title : typeof tool.title === 'string' ? tool.title : undefined;
   if (title !== undefined) annotations.title = title;
   const marked = { ...config.annotations?.['*'], ...ownEntry(config.annotations, tool.name) };
@@ -58,6 +54,11 @@ export function toolAnnotations(tool: ServerTool, config: McpServerConfig): Tool
   // A tool marked read-only changes nothing, so it cannot be destructive unless marked so in so many words.
   if (marked.readOnly === true && marked.destructive === undefined) annotations.destructive = false;
   return annotations;
+}
+
+/** The server's word that a tool is read-only, which the host does not take (see toolAnnotations). */
+function claimsReadOnly(tool: ServerTool): boolean {
+  return typeof tool.annotations === 'object' && tool.annotations !== null && tool.annotations.readOnlyHint === true;
 }
 
 function withoutDraft(schema: { [key: string]: unknown }): { [key: string]: unknown } {
@@ -71,10 +72,13 @@ export function mountTools(serverTools: readonly ServerTool[], config: McpServer
   const notices: string[] = [];
   const server = `MCP server "${config.name}"`;
   const offered = new Set(serverTools.map((tool) => tool.name));
-  for (const wanted of config.include ?? []) {
-    if (!offered.has(wanted))
-      notices.push(`${server} has no tool "${wanted}" (named in "include"); it offers ${[...offered].join(', ') || 'no tools'}.`);
+  for (const field of ['include', 'readOnlyTools'] as const) {
+    for (const wanted of config[field] ?? []) {
+      if (!offered.has(wanted))
+        notices.push(`${server} has no tool "${wanted}" (named in "${field}"); it offers ${[...offered].join(', ') || 'no tools'}.`);
+    }
   }
+  const untrustedClaims: string[] = [];
   for (const tool of serverTools) {
     if (config.include && !config.include.includes(tool.name)) continue;
     if (config.exclude?.includes(tool.name)) continue;
@@ -105,7 +109,15 @@ export function mountTools(serverTools: readonly ServerTool[], config: McpServer
     const definition: ToolDefinition = { name, description, inputSchema: withoutDraft(tool.inputSchema) };
     if (isObjectSchema(tool.outputSchema)) definition.outputSchema = withoutDraft(tool.outputSchema);
     definition.annotations = toolAnnotations(tool, config);
+    if (claimsReadOnly(tool) && definition.annotations.readOnly !== true) untrustedClaims.push(tool.name);
     tools.set(name, { definition, serverName: tool.name, listed: tool });
+  }
+  if (untrustedClaims.length > 0) {
+    const names = untrustedClaims.map((name) => JSON.stringify(name)).join(', ');
+    notices.push(
+      `${server} says ${names} ${untrustedClaims.length === 1 ? 'is' : 'are'} read-only (readOnlyHint); a server's hints are not trusted, ` +
+        `so ${untrustedClaims.length === 1 ? 'it needs' : 'they need'} approval. If you trust that, name ${untrustedClaims.length === 1 ? 'it' : 'them'} in its entry's "readOnlyTools": [${names}].`,
+    );
   }
   return { tools, notices };
 }

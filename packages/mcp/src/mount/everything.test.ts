@@ -15,24 +15,29 @@ afterEach(async () => {
 });
 
 describe('@modelcontextprotocol/server-everything over stdio', () => {
-  it('lists its tools with MCP hints in Toolshed words, and caches them for a mount that starts nothing', async () => {
-    const mount = s.mount(everything());
+  it('lists its tools, destructive and open-world whatever its hints say unless readOnlyTools names them, and caches them for a mount that starts nothing', async () => {
+    const mount = s.mount(everything({ readOnlyTools: ['echo'] }));
     expect(mount.cached()).toBeUndefined();
     const definitions = await mount.refresh();
     const echo = definitions.find((definition) => definition.name === 'echo')!;
     expect(echo.inputSchema).toMatchObject({ type: 'object', required: ['message'] });
     expect(echo.inputSchema).not.toHaveProperty('$schema');
-    expect(echo.annotations).toMatchObject({ readOnly: true, destructive: false, idempotent: true, openWorld: false });
-    expect(definitions.find((definition) => definition.name === 'gzip-file-as-resource')!.annotations).toMatchObject({ openWorld: true });
+    expect(echo.annotations).toEqual({ title: 'Echo Tool', readOnly: true, destructive: false, idempotent: false, openWorld: false });
+    // get-sum says it is read-only; that is its claim, and it needs approval like any tool not named.
+    expect(definitions.find((definition) => definition.name === 'get-sum')!.annotations).toMatchObject({
+      readOnly: false,
+      destructive: true,
+      openWorld: true,
+    });
 
-    const again = s.mount(everything());
+    const again = s.mount(everything({ readOnlyTools: ['echo'] }));
     expect(again.cached()).toEqual(definitions);
     expect(again.state()).toEqual({ status: 'idle' });
   });
 
   it('calls a tool through a registry, from a cached manifest, starting the server on the first call', async () => {
-    await s.mount(everything()).refresh();
-    const mount = s.mount(everything());
+    await s.mount(everything({ readOnlyTools: ['echo'] })).refresh();
+    const mount = s.mount(everything({ readOnlyTools: ['echo'] }));
     const registry = registryOf([[mount, mount.cached()!]]);
     expect(mount.state().status).toBe('idle');
     const outcome = await registry.dispatch({ name: 'echo', input: { message: 'hello' } });
@@ -56,7 +61,8 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
     async (name, input, message, at) => {
       await s.mount(everything()).refresh();
       const mount = s.mount(everything());
-      const registry = registryOf([[mount, mount.cached()!]]);
+      // Approved, so that the input is checked: denial (no approver) comes before reading input.
+      const registry = registryOf([[mount, mount.cached()!]], { approve: 'allow-all' });
       const outcome = await registry.dispatch({ name, input });
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
@@ -70,13 +76,19 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
     const mount = s.mount(everything());
     const definitions = await mount.refresh();
     expect(definitions.find((definition) => definition.name === 'get-structured-content')!.outputSchema).toMatchObject({ type: 'object' });
-    const outcome = await registryOf([[mount, definitions]]).dispatch({ name: 'get-structured-content', input: { location: 'Chicago' } });
+    const outcome = await registryOf([[mount, definitions]], { approve: 'allow-all' }).dispatch({
+      name: 'get-structured-content',
+      input: { location: 'Chicago' },
+    });
     expect(outcome).toMatchObject({ ok: true, output: { temperature: expect.any(Number), conditions: expect.any(String) } });
   });
 
   it('gives mixed content (text and an image) as {content}', async () => {
     const mount = s.mount(everything());
-    const outcome = await registryOf([[mount, await mount.refresh()]]).dispatch({ name: 'get-tiny-image', input: {} });
+    const outcome = await registryOf([[mount, await mount.refresh()]], { approve: 'allow-all' }).dispatch({
+      name: 'get-tiny-image',
+      input: {},
+    });
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
     const content = (outcome.output as { content: { type: string }[] }).content;
@@ -87,7 +99,7 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
     process.env.TOOLSHED_HOST_SECRET = 'sk-host-only';
     try {
       const mount = s.mount(everything({ env: { GIVEN_TO_SERVER: 'yes' } }));
-      const outcome = await registryOf([[mount, await mount.refresh()]]).dispatch({ name: 'get-env', input: {} });
+      const outcome = await registryOf([[mount, await mount.refresh()]], { approve: 'allow-all' }).dispatch({ name: 'get-env', input: {} });
       expect(outcome.ok).toBe(true);
       if (!outcome.ok) return;
       const env = JSON.parse(outcome.output as string) as Record<string, string>;
@@ -125,7 +137,7 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
 
   it('reports progress as call.progress events', async () => {
     const mount = s.mount(everything());
-    const registry = registryOf([[mount, await mount.refresh()]]);
+    const registry = registryOf([[mount, await mount.refresh()]], { approve: 'allow-all' });
     const events: ToolEvent[] = [];
     registry.subscribe((event) => events.push(event));
     const outcome = await registry.dispatch({ name: 'trigger-long-running-operation', input: { duration: 0.3, steps: 3 } });
@@ -144,6 +156,7 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
         include: ['echo', 'get-sum', 'get-env', 'no-such-tool'],
         exclude: ['get-env'],
         rename: { echo: 'everything_echo' },
+        readOnlyTools: ['echo', 'get-sum'],
         annotations: { '*': { openWorld: true }, 'get-sum': { destructive: true, readOnly: false } },
       }),
     );

@@ -52,7 +52,7 @@ describe('a server that misbehaves fails only its own tools, naming the server',
       'MCP server "fault-crash" could not start: its process exited before it answered; its last words on stderr: fatal: missing API key FAULT_KEY | [toolshed] the server process exited with code 2.',
     );
     expect(crash.state()).toMatchObject({ status: 'failed', attempts: 1, message: expect.stringContaining('fault-crash') });
-    const good = s.mount(everything({ include: ['echo'] }));
+    const good = s.mount(everything({ include: ['echo'], readOnlyTools: ['echo'] }));
     const outcome = await registryOf([[good, await good.refresh()]]).dispatch({ name: 'echo', input: { message: 'still here' } });
     expect(outcome).toMatchObject({ ok: true, output: 'Echo: still here' });
   });

@@ -22,10 +22,13 @@ describe('@modelcontextprotocol/server-filesystem over stdio', () => {
     const root = path.join(s.dir, 'root');
     mkdirSync(root, { recursive: true });
     writeFileSync(path.join(root, 'notes.txt'), 'first line\nsecond line\n');
-    return { root, mount: s.mount({ name: 'files', command: process.execPath, args: [filesystemBin, root] }) };
+    return {
+      root,
+      mount: s.mount({ name: 'files', command: process.execPath, args: [filesystemBin, root], readOnlyTools: ['read_text_file'] }),
+    };
   }
 
-  it('reads a file (structured output) and keeps its hints: read tools read-only, write tools destructive', async () => {
+  it('reads a file (structured output): the read tool in readOnlyTools runs unasked, the others need approval', async () => {
     const { root, mount } = files();
     const definitions = await mount.refresh();
     expect(definitions.find((definition) => definition.name === 'read_text_file')!.annotations).toMatchObject({
@@ -33,10 +36,13 @@ describe('@modelcontextprotocol/server-filesystem over stdio', () => {
       destructive: false,
       openWorld: false,
     });
-    expect(definitions.find((definition) => definition.name === 'write_file')!.annotations).toMatchObject({
-      readOnly: false,
-      destructive: true,
-    });
+    // list_directory says it is read-only too, but the entry does not name it.
+    for (const name of ['write_file', 'list_directory']) {
+      expect(definitions.find((definition) => definition.name === name)!.annotations).toMatchObject({
+        readOnly: false,
+        destructive: true,
+      });
+    }
     const outcome = await registryOf([[mount, definitions]]).dispatch({
       name: 'read_text_file',
       input: { path: path.join(root, 'notes.txt') },
@@ -54,7 +60,7 @@ describe('@modelcontextprotocol/server-filesystem over stdio', () => {
     });
     expect(denied).toMatchObject({
       ok: false,
-      error: { code: 'denied', message: expect.stringContaining('write_file needs approval (it is destructive)') },
+      error: { code: 'denied', message: expect.stringContaining('write_file needs approval (it is destructive and open-world)') },
     });
     expect(readFileSync(target, 'utf8')).toBe('first line\nsecond line\n');
     const asked: string[] = [];
@@ -96,15 +102,15 @@ describe('@modelcontextprotocol/server-filesystem over stdio', () => {
 describe('Toolshed served over stdio (serveStdio) and mounted by Toolshed', () => {
   const config = { name: 'toolshed', command: process.execPath, args: [path.join(packageDir, 'test-fixtures/stdio-server.mjs')] };
 
-  it("keeps the served tools' annotations, schemas and outputs", async () => {
-    const mount = s.mount(config);
+  it("keeps the served tools' titles, schemas and outputs; the hints are another server's claim, trusted only where readOnlyTools says", async () => {
+    const mount = s.mount({ ...config, readOnlyTools: ['echo', 'count_words'] });
     const definitions = await mount.refresh();
     const countWords = definitions.find((definition) => definition.name === 'count_words')!;
     expect(countWords.annotations).toEqual({
       title: 'Count words',
       readOnly: true,
       destructive: false,
-      idempotent: true,
+      idempotent: false,
       openWorld: false,
     });
     expect(definitions.find((definition) => definition.name === 'delete_record')!.annotations).toEqual({
@@ -113,12 +119,10 @@ describe('Toolshed served over stdio (serveStdio) and mounted by Toolshed', () =
       idempotent: false,
       openWorld: true,
     });
-    // echo is readOnly and idempotent, and says nothing of openWorld: served with openWorldHint false
-    // (not left out, which MCP would read as true), it comes back as it was and needs no approval.
     expect(definitions.find((definition) => definition.name === 'echo')!.annotations).toEqual({
       readOnly: true,
       destructive: false,
-      idempotent: true,
+      idempotent: false,
       openWorld: false,
     });
     const registry = registryOf([[mount, definitions]]);
@@ -192,7 +196,8 @@ describe('a server built with the MCP SDK over Streamable HTTP on 127.0.0.1', ()
     const mount = s.mount({ name: 'remote', url, headers: { Authorization: `Bearer ${TOKEN}` } });
     const definitions = await mount.refresh();
     expect(definitions.map((definition) => definition.name)).toEqual(['add']);
-    expect(definitions[0]!.annotations).toMatchObject({ readOnly: true, destructive: false, openWorld: true });
+    // It says readOnlyHint; that is its claim, and nothing in the entry trusts it.
+    expect(definitions[0]!.annotations).toMatchObject({ readOnly: false, destructive: true, openWorld: true });
     const registry = registryOf([[mount, definitions]], { approve: 'allow-all' });
     expect(await registry.dispatch({ name: 'add', input: { a: 2, b: 3 } })).toMatchObject({ ok: true, output: '5' });
     expect(await registry.dispatch({ name: 'add', input: { a: 2, b: 1.5 } })).toMatchObject({
