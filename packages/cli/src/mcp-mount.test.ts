@@ -417,7 +417,9 @@ describe('host.onRegistryChanged', () => {
       }
       // The clash inside "other" (its new tool and its renamed whoami) is its mount's to settle, as at start.
       expect(host.warnings).toEqual([
-        'mcp server "marker": its new tool "grown" is left out: another tool has that name. Rename one in toolshed.config.json.',
+        'mcp server "marker": its tool "grown" is left out: the name "grown" is taken by mcp server "other". ' +
+          'To keep both, rename it in the server\'s mcpServers entry ("rename": {"grown": "marker_grown"}); ' +
+          'to go without it and this warning, "exclude": ["grown"].',
       ]);
       expect(names(host.registry)).toEqual(before);
     } finally {

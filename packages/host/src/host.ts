@@ -3,6 +3,7 @@ import { checkCodeAgainstManifest, describeThrown, isContractError, PluginError 
 import { HostError, pluginLabel } from './errors.js';
 import { loadSource } from './plan/load-source.js';
 import { plan, snapshot, type Plan } from './plan/plan.js';
+import { leftOutWarning } from './plan/renames.js';
 import { fail, reportOf, type PluginRecord } from './plan/record.js';
 import { isLive, toolOf, type LiveState, type PluginState } from './plan/state.js';
 import { closeMounts, plannedState } from './mcp/source.js';
@@ -176,18 +177,20 @@ function followServerChanges(
             return name === tool.definition.name ? tool : { ...tool, definition: { ...tool.definition, name } };
           });
           // A name another tool holds stays its own: the newcomer is left out, and said so.
-          const taken = new Set(
-            current.flatMap((other, at) =>
-              at !== index && isLive(other.state) ? other.state.tools.map((tool) => tool.definition.name) : [],
-            ),
-          );
+          const taken = new Map<string, PluginRecord>();
+          current.forEach((other, at) => {
+            if (at !== index && isLive(other.state)) for (const tool of other.state.tools) taken.set(tool.definition.name, other);
+          });
           // Its own tools too: a new tool may take the name another of its tools was renamed to.
-          const kept = state.tools.flatMap((tool, at) => (taken.has(tool.definition.name) ? [] : (taken.add(tool.definition.name), [at])));
-          for (const tool of state.tools.filter((_, at) => !kept.includes(at))) {
-            warn(
-              `${pluginLabel(record.about)}: its new tool "${tool.definition.name}" is left out: another tool has that name. Rename one in toolshed.config.json.`,
-            );
-          }
+          const kept = state.tools.flatMap((tool, at) => {
+            const owner = taken.get(tool.definition.name);
+            if (owner) {
+              warn(leftOutWarning(record, tool.definition.name, tool.original, owner));
+              return [];
+            }
+            taken.set(tool.definition.name, record);
+            return [at];
+          });
           state.tools = kept.map((at) => state.tools[at]!);
           state.manifest = kept.map((at) => state.manifest[at]!);
           current[index] = { ...record, about, state };

@@ -44,7 +44,7 @@ function serverToolName(entry: PlanEntry, mounted: string): string {
  * A server's tool whose name is taken, in words that say both origins and the two ways out.
  * Printed by every command until one is taken: it is the only sign that the server's tool is missing.
  */
-function leftOutWarning(record: PluginRecord, name: string, original: string, owner: PluginRecord): string {
+export function leftOutWarning(record: PluginRecord, name: string, original: string, owner: PluginRecord): string {
   const server = serverToolName(record.entry, original);
   const suggested = isToolName(`${record.entry.label}_${server}`) ? `${record.entry.label}_${server}` : '<new name>';
   const taken = owner === record ? 'another tool of the same server' : pluginLabel(owner.about);
