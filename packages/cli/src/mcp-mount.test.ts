@@ -1,12 +1,11 @@
 // MCP servers mounted as plugins, through the real `toolshed` binary: server-everything and a
 // small SDK server of the tests' own over stdio, the same server over Streamable HTTP with a
 // header secret from the environment, and one Toolshed project mounted by another.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -15,37 +14,22 @@ import type { ToolRegistry } from '@toolshed/core';
 import { createHost, inspectPlugins } from '@toolshed/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive } from './alive.fixture.js';
+import {
+  bin,
+  CORE_DIR,
+  ECHO_DIR,
+  cacheFiles,
+  EVERYTHING,
+  MARKER_SERVER,
+  MCP_DIR,
+  project,
+  removeMade,
+  startHttpMarker,
+  toolshed,
+} from './mcp-project.fixture.js';
 import { builtinsLogPreload, loadedModules, moduleLogImport } from './module-log.fixture.js';
 
-const require = createRequire(import.meta.url);
-const bin = fileURLToPath(new URL('../bin/toolshed.cjs', import.meta.url));
-const packageDir = (name: string) => realpathSync(path.dirname(require.resolve(`${name}/package.json`)));
-const MCP_DIR = packageDir('@toolshed/mcp');
-const ECHO_DIR = packageDir('@toolshed/tool-echo');
-const CORE_DIR = packageDir('@toolshed/core');
-const EVERYTHING = path.join(packageDir('@modelcontextprotocol/server-everything'), 'dist/index.js');
-const MARKER_SERVER = fileURLToPath(new URL('../test-fixtures/mcp-servers/marker-server.mjs', import.meta.url));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** `nodeArgs` go to node before the bin (a preload, a module hook). */
-function toolshed(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [...nodeArgs, bin, ...args],
-      { cwd, env: { ...process.env, NO_COLOR: '1', ...env } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-      },
-    );
-    child.stdin?.end();
-  });
-}
+afterAll(removeMade);
 
 /** An SDK client connected to `toolshed serve --cwd dir` over stdio (without --yes: this host decides approval). */
 async function serveClient(dir: string, env: NodeJS.ProcessEnv): Promise<Client> {
@@ -60,34 +44,6 @@ async function serveClient(dir: string, env: NodeJS.ProcessEnv): Promise<Client>
   );
   return client;
 }
-
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A project with @toolshed/mcp installed, the given config, and @toolshed/tool-echo as a dependency when asked. */
-function project(config: object, options: { echo?: boolean } = {}): string {
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolshed-mount-')));
-  made.push(dir);
-  mkdirSync(path.join(dir, 'node_modules', '@toolshed'), { recursive: true });
-  symlinkSync(MCP_DIR, path.join(dir, 'node_modules/@toolshed/mcp'), 'dir');
-  const dependencies: Record<string, string> = { '@toolshed/mcp': '^1' };
-  if (options.echo) {
-    symlinkSync(ECHO_DIR, path.join(dir, 'node_modules/@toolshed/tool-echo'), 'dir');
-    dependencies['@toolshed/tool-echo'] = '^1';
-  }
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'mount-project', private: true, dependencies }));
-  writeFileSync(path.join(dir, 'toolshed.config.json'), JSON.stringify(config, null, 2));
-  return dir;
-}
-
-/** The servers' cache files (`<name>.json`), and beside them the listings their mounts keep (`<name>.listing.json`). */
-const cacheFiles = (dir: string, kind: 'tools' | 'listings' = 'tools') => {
-  const cache = path.join(dir, 'node_modules/.cache/toolshed/mcp');
-  const listing = (file: string) => file.endsWith('.listing.json');
-  return existsSync(cache) ? readdirSync(cache).filter((file) => file.endsWith('.json') && (kind === 'listings') === listing(file)) : [];
-};
 
 /**
  * The marker server over stdio; it appends a line to $TEST_MARKER each time it starts. The tools it
@@ -773,17 +729,9 @@ describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token fr
   let url: string;
   const token = 'tok-3f9a1c-secret';
   beforeAll(async () => {
-    const portFile = path.join(mkdtempSync(path.join(tmpdir(), 'toolshed-http-')), 'port');
-    made.push(path.dirname(portFile));
-    server = spawn(process.execPath, [MARKER_SERVER, '--http', portFile], {
-      env: { ...process.env, EXPECTED_TOKEN: token },
-      stdio: 'ignore',
-    });
-    for (let tries = 0; !existsSync(portFile) || readFileSync(portFile, 'utf8') === ''; tries++) {
-      if (tries > 200) throw new Error('the HTTP test server did not start');
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    url = `http://127.0.0.1:${readFileSync(portFile, 'utf8')}/mcp`;
+    const started = await startHttpMarker(token);
+    server = started.server;
+    url = `${started.origin}/mcp`;
   });
   afterAll(() => {
     server?.kill();

@@ -24,3 +24,5 @@ export { carriedJsonSchema, jsonSchemaInput } from './json-schema-input.js';
 export type { JsonSchemaProblem, JsonSchemaValidator } from './json-schema-input.js';
 export { isToolError, ToolError } from './tool-error.js';
 export { checkPluginShape, pluginFromModule } from './plugin-shape.js';
+export { MIN_SECRET_LENGTH, REDACTED, redactDeep, redactor, secretSpellings } from './redact.js';
+export type { Redact } from './redact.js';

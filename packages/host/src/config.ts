@@ -113,7 +113,7 @@ function checkConfig(config: unknown, label: string, file: string): asserts conf
     problems.push('the config must be a JSON object like {"plugins": ["@toolshed/tool-echo"]}');
   } else {
     for (const key of Object.keys(config)) {
-      if (!['plugins', 'mcpServers', 'rename', 'discover', 'exposure', '$schema'].includes(key)) {
+      if (!['plugins', 'mcpServers', 'servers', 'inputs', 'rename', 'discover', 'exposure', '$schema'].includes(key)) {
         problems.push(`unknown key "${key}"; use plugins, mcpServers, rename, discover, exposure`);
       }
     }
@@ -122,6 +122,12 @@ function checkConfig(config: unknown, label: string, file: string): asserts conf
       else config.plugins.forEach((entry, index) => checkEntry(entry, `plugins[${index}]`, problems));
     }
     if (config.mcpServers !== undefined) problems.push(...mcpServersProblems(config.mcpServers));
+    // VS Code's .vscode/mcp.json, pasted: its "servers" are mcpServers, and its "inputs" are never read.
+    if (config.servers !== undefined && config.mcpServers !== undefined) {
+      problems.push('"servers" (VS Code\'s name) and "mcpServers" are both given; keep one, so each server is written once');
+    } else if (config.servers !== undefined) problems.push(...mcpServersProblems(config.servers, 'servers'));
+    if (config.inputs !== undefined && !Array.isArray(config.inputs))
+      problems.push('"inputs" (VS Code\'s prompted inputs) must be an array');
     if (config.rename !== undefined) checkRename(config.rename, 'rename', problems);
     if (config.discover !== undefined && typeof config.discover !== 'boolean') problems.push('"discover" must be true or false');
     if (config.exposure !== undefined) problems.push(...exposureProblems(config.exposure));

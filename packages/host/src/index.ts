@@ -17,6 +17,8 @@ export type {
   CoreMismatch,
   EnvReference,
   McpHttpServerEntry,
+  McpNamedServerEntry,
+  McpServerEntries,
   McpServerEntry,
   McpServerReport,
   McpServerState,

@@ -94,8 +94,14 @@ export interface EnvReference {
 }
 
 interface McpServerEntryBase {
-  /** The server's name in reports and outcome messages (`^[a-zA-Z0-9_-]{1,64}$`). */
+  /**
+   * The server's name in reports and outcome messages (`^[a-zA-Z0-9_-]{1,64}$`). In the object
+   * form of `mcpServers` (as Claude Desktop, Cursor, Claude Code and VS Code write it) the key is
+   * the name, and `name` may be left out.
+   */
   name: string;
+  /** As other clients write it: `"stdio"` with `command`; `"http"` (or `"streamable-http"`) or `"sse"` with `url`. */
+  type?: 'stdio' | 'http' | 'streamable-http' | 'sse';
   /** Only these tools, by the server's own names. */
   include?: string[];
   /** Never these tools, by the server's own names. */
@@ -114,7 +120,9 @@ interface McpServerEntryBase {
 /** An MCP server started as a child process (stdio). It gets only the environment named in `env` (plus PATH, HOME, ...). */
 export interface McpStdioServerEntry extends McpServerEntryBase {
   command: string;
+  /** `${NAME}`, `${NAME:-default}`, `${env:NAME}`, `${workspaceFolder}` and `${userHome}` are expanded in each. */
   args?: string[];
+  /** Values as text (with `${NAME}` references, as in `args`) or `{"env": "NAME"}`. */
   env?: Record<string, string | EnvReference>;
   /** Working directory, relative to the project root. */
   cwd?: string;
@@ -122,12 +130,25 @@ export interface McpStdioServerEntry extends McpServerEntryBase {
 
 /** An MCP server reached over Streamable HTTP. */
 export interface McpHttpServerEntry extends McpServerEntryBase {
+  /** With `${NAME}` references, as in `args`; credentials in it go as `Authorization: Basic`. */
   url: string;
+  /** Values as text (`"Bearer ${TOKEN}"`) or `{"env": "NAME"}`; one line each. */
   headers?: Record<string, string | EnvReference>;
 }
 
 /** One entry of `mcpServers`, in toolshed.config.json or `createHost({mcpServers})`. */
 export type McpServerEntry = McpStdioServerEntry | McpHttpServerEntry;
+
+/** An entry of the object form, keyed by its name (`name` may be left out, or must equal the key). */
+export type McpNamedServerEntry =
+  | (Omit<McpStdioServerEntry, 'name'> & { name?: string })
+  | (Omit<McpHttpServerEntry, 'name'> & { name?: string });
+
+/**
+ * `mcpServers` as a list of entries with `name`, or as an object keyed by name, the way Claude
+ * Desktop, Cursor and Claude Code write it (`{"github": {"command": ...}}`).
+ */
+export type McpServerEntries = McpServerEntry[] | Record<string, McpNamedServerEntry>;
 
 /** Options, with `{"env": "NAME"}` objects standing for environment variables. */
 export type PluginOptionsInput = Record<string, unknown>;
@@ -201,7 +222,11 @@ export interface HostConfig {
   /** Which tool definitions a model is sent up front (see `Exposure` in @toolshed/core); the registry's option wins. */
   exposure?: Exposure;
   /** MCP servers whose tools join the registry beside the plugins' (needs @toolshed/mcp installed). */
-  mcpServers?: McpServerEntry[];
+  mcpServers?: McpServerEntries;
+  /** VS Code's name for `mcpServers` (`.vscode/mcp.json`), object form; give one of the two. */
+  servers?: Record<string, McpNamedServerEntry>;
+  /** VS Code's prompted inputs: accepted so its file can be pasted, never read (`${input:...}` is refused where used). */
+  inputs?: unknown[];
 }
 
 export interface HostOptions {
@@ -217,7 +242,7 @@ export interface HostOptions {
    */
   plugins?: readonly PluginEntry<AnyPlugin | string>[];
   /** MCP servers mounted in code; like `plugins`, giving them turns the config file and discovery off unless asked for. */
-  mcpServers?: readonly McpServerEntry[];
+  mcpServers?: readonly McpServerEntry[] | Readonly<Record<string, McpNamedServerEntry>>;
   /**
    * Start (or connect to) every MCP server once and rewrite its cached manifest, even when
    * one is cached (`toolshed plugins --refresh`). Left out, cached manifests are used as they are.

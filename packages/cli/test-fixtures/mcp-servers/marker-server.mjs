@@ -1,10 +1,12 @@
 // A small MCP server for the CLI's mount tests, over stdio or (with --http <port-file>)
 // Streamable HTTP on 127.0.0.1. Started over stdio, it first writes the file named by
 // MARKER_FILE, so a test can tell whether anything started it. Over HTTP it refuses every
-// request whose Authorization header is not "Bearer " + EXPECTED_TOKEN.
+// request whose Authorization header is not "Bearer " + EXPECTED_TOKEN. It also speaks the
+// HTTP+SSE transport (MCP before 2025-03-26) at /sse (events) and /messages (posts).
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -85,9 +87,23 @@ if (httpAt === -1) {
 } else {
   const portFile = process.argv[httpAt + 1];
   const expected = `Bearer ${process.env.EXPECTED_TOKEN}`;
+  const sse = new Map();
   const http = createServer(async (req, res) => {
     if (req.headers.authorization !== expected) {
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
+      return;
+    }
+    if (req.method === 'GET' && req.url === '/sse') {
+      const transport = new SSEServerTransport('/messages', res);
+      sse.set(transport.sessionId, transport);
+      res.on('close', () => sse.delete(transport.sessionId));
+      await newServer('sse').connect(transport);
+      return;
+    }
+    if (req.url?.startsWith('/messages')) {
+      const transport = sse.get(new URL(req.url, 'http://127.0.0.1').searchParams.get('sessionId'));
+      if (transport) await transport.handlePostMessage(req, res);
+      else res.writeHead(404).end();
       return;
     }
     // Stateless: a server and transport per request, as the SDK's stateless example does.

@@ -34,8 +34,19 @@ it('refuses an mcpServers list it cannot read, naming the file and every entry a
       '  - mcpServers[3].name "files" is also the name of mcpServers[0]; give each server its own name',
     ].join('\n'),
   );
-  project.config({ mcpServers: { files: { command: 'x' } } });
-  await expect(inspectPlugins({ cwd: project.dir })).rejects.toThrow('"mcpServers" must be an array of servers');
+  project.config({ mcpServers: 'npx server' });
+  await expect(inspectPlugins({ cwd: project.dir })).rejects.toThrow('"mcpServers" must be an object of servers by name');
+  project.config({
+    mcpServers: { files: { command: 'x' }, 'two words': { command: 'y' }, other: { name: 'else', url: 'http://127.0.0.1:1/' } },
+  });
+  const error2 = await createHost({ cwd: project.dir }).catch((thrown: unknown) => thrown);
+  expect((error2 as Error).message).toBe(
+    [
+      `${project.dir}/toolshed.config.json is not a valid Toolshed config:`,
+      '  - mcpServers "two words" must be 1-64 letters, digits, _ or - (it names the server in reports and errors); got "two words"',
+      '  - mcpServers "other" has "name" "else"; in the object form the key is the name: leave "name" out',
+    ].join('\n'),
+  );
 });
 
 it('a createHost mcpServers list is checked the same way, and names the createHost options', async () => {
@@ -78,4 +89,17 @@ createHost({ cwd: process.cwd() }).then(
     ['files', 'mcp', 'failed'],
   ]);
   expect(result.plugins[1]!.server).toEqual({ transport: 'stdio', cached: false, state: { status: 'idle' } });
+});
+
+it("createHost({mcpServers}) takes the object form too, each key its entry's name", async () => {
+  setup();
+  const host = await createHost({
+    cwd: project.dir,
+    config: false,
+    mcpServers: { files: { command: 'x', args: ['${UNSET_IN_THIS_TEST}'] } },
+  }).catch((thrown: unknown) => thrown);
+  // The entry is read with its key as its name: the unset variable is named with the server.
+  expect((host as Error).message).toContain(
+    'mcp server "files" [options]: option args[0] refers to environment variable UNSET_IN_THIS_TEST, which is not set.',
+  );
 });

@@ -6,61 +6,89 @@ import type { ServerEntry } from './source.js';
 
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
+/** One server of an `mcpServers` value: the entry with its name, and where it is written (`mcpServers[1]`, `mcpServers "github"`). */
+interface Listed {
+  entry: Record<string, unknown> & { name: string };
+  at: string;
+}
+
 /**
- * What can be said of `mcpServers` without @toolshed/mcp: a list of objects, each with its
- * own valid `name`. Each entry's fields are checked by the runtime's `checkServerConfig`
- * when the server is mounted, so the two never disagree about what a field may hold.
+ * The servers of `mcpServers` (or VS Code's `servers`): a list of entries with `name`, or an
+ * object keyed by name as Claude Desktop, Cursor, Claude Code and VS Code write it, whose key is
+ * the entry's name. What can be said without @toolshed/mcp: objects, each with a valid name of
+ * its own. Each entry's fields are checked by the runtime's `checkServerConfig` when the server
+ * is mounted, so the two never disagree about what a field may hold.
  */
-export function mcpServersProblems(value: unknown): string[] {
-  if (!Array.isArray(value)) {
-    return [
-      '"mcpServers" must be an array of servers, e.g. [{"name": "files", "command": "npx", "args": ["@modelcontextprotocol/server-filesystem", "."]}]',
-    ];
-  }
+function listServers(value: unknown, key: string): { servers: Listed[]; problems: string[] } {
+  const servers: Listed[] = [];
   const problems: string[] = [];
-  const seen = new Map<string, number>();
-  value.forEach((entry, index) => {
-    const at = `mcpServers[${index}]`;
-    if (!isRecord(entry)) {
-      problems.push(`${at} must be an object with "name" and either "command" (stdio) or "url" (Streamable HTTP)`);
-      return;
-    }
-    if (typeof entry.name !== 'string' || !SERVER_NAME.test(entry.name)) {
+  const seen = new Map<string, string>();
+  const add = (entry: Record<string, unknown>, name: unknown, at: string) => {
+    if (typeof name !== 'string' || !SERVER_NAME.test(name)) {
       problems.push(
-        `${at}.name must be 1-64 letters, digits, _ or - (it names the server in reports and errors); got ${JSON.stringify(entry.name) ?? 'nothing'}`,
+        `${at}${Array.isArray(value) ? '.name' : ''} must be 1-64 letters, digits, _ or - (it names the server in reports and errors); got ${JSON.stringify(name) ?? 'nothing'}`,
       );
       return;
     }
-    const earlier = seen.get(entry.name);
-    if (earlier !== undefined)
-      problems.push(`${at}.name "${entry.name}" is also the name of mcpServers[${earlier}]; give each server its own name`);
-    else seen.set(entry.name, index);
-  });
-  return problems;
+    const earlier = seen.get(name);
+    if (earlier !== undefined) problems.push(`${at}.name "${name}" is also the name of ${earlier}; give each server its own name`);
+    else seen.set(name, at);
+    servers.push({ entry: { ...entry, name }, at });
+  };
+  if (Array.isArray(value)) {
+    value.forEach((entry, index) => {
+      const at = `${key}[${index}]`;
+      if (!isRecord(entry)) problems.push(`${at} must be an object with "name" and either "command" (stdio) or "url" (Streamable HTTP)`);
+      else add(entry, entry.name, at);
+    });
+  } else if (isRecord(value)) {
+    for (const [name, entry] of Object.entries(value)) {
+      const at = `${key} ${JSON.stringify(name)}`;
+      if (!isRecord(entry)) problems.push(`${at} must be an object with "command" (stdio) or "url" (Streamable HTTP)`);
+      else if (entry.name !== undefined && entry.name !== name)
+        problems.push(`${at} has "name" ${JSON.stringify(entry.name)}; in the object form the key is the name: leave "name" out`);
+      else add(entry, name, at);
+    }
+  } else {
+    problems.push(
+      `"${key}" must be an object of servers by name, e.g. {"files": {"command": "npx", "args": ["@modelcontextprotocol/server-filesystem", "."]}}, or a list of them each with "name"`,
+    );
+  }
+  return { servers, problems };
+}
+
+/** Every problem of a config's `mcpServers` (or `servers`, VS Code's name for it). */
+export function mcpServersProblems(value: unknown, key = 'mcpServers'): string[] {
+  return listServers(value, key).problems;
 }
 
 /** The MCP servers named in code (first) and in the config file, each with where it was written. */
 export function serverEntries(options: HostOptions, loaded: LoadedConfig | undefined): ServerEntry[] {
   const entries: ServerEntry[] = [];
   if (options.mcpServers !== undefined) {
-    const problems = mcpServersProblems(options.mcpServers);
+    const { servers, problems } = listServers(options.mcpServers, 'mcpServers');
     if (problems.length > 0) {
       throw new ConfigError(
         '(createHost options)',
         `the createHost options are not valid:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
       );
     }
-    options.mcpServers.forEach((entry, index) => {
+    for (const { entry, at } of servers) {
       entries.push({
-        entry: { ...entry },
-        where: `createHost options mcpServers[${index}] "${entry.name}"`,
+        entry,
+        where: `createHost options ${at}${at.includes('"') ? '' : ` "${entry.name}"`}`,
         configName: 'the createHost options',
       });
-    });
+    }
   }
-  (loaded?.config.mcpServers ?? []).forEach((entry, index) => {
-    entries.push({ entry: { ...entry }, where: `${loaded!.label} mcpServers[${index}] "${entry.name}"`, configName: loaded!.label });
-  });
+  const config = loaded?.config;
+  const key = config?.mcpServers === undefined && config?.servers !== undefined ? 'servers' : 'mcpServers';
+  const given = config?.[key];
+  if (given !== undefined) {
+    for (const { entry, at } of listServers(given, key).servers) {
+      entries.push({ entry, where: `${loaded!.label} ${at}${at.includes('"') ? '' : ` "${entry.name}"`}`, configName: loaded!.label });
+    }
+  }
   return entries;
 }
 

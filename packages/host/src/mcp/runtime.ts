@@ -21,10 +21,15 @@ export interface McpMount {
 /** A server entry as the runtime takes it: every `{"env": NAME}` already resolved to a string. */
 export type ResolvedServerConfig = Record<string, unknown> & { name: string };
 
-/** Keys of a server's `env` and `headers` given as `{"env": NAME}`, each with the variable's name. */
+/**
+ * What of an entry was read from the environment, as written: keys of `env` and `headers` given as
+ * `{"env": NAME}` (the name) or with `${NAME}` (the text), indexes of `args` likewise, and `url`.
+ */
 export interface FromEnv {
   env?: Record<string, string>;
   headers?: Record<string, string>;
+  args?: Record<string, string>;
+  url?: string;
 }
 
 export interface MountRuntime {
@@ -41,6 +46,8 @@ export interface MountRuntime {
       cacheDir: string;
       fromEnv?: FromEnv;
       written?: Record<string, unknown>;
+      /** Values read from the environment, which the runtime keeps out of everything it says (ignored by an older @toolshed/mcp). */
+      secrets?: readonly string[];
       log?: (line: string) => void;
       progress?: (line: string) => void;
     },

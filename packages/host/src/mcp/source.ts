@@ -1,5 +1,14 @@
 import type { ToolDefinition } from '@toolshed/core';
-import { describeThrown, isEnvReference, isRecord, PluginError, resolveEnvReferences } from '@toolshed/core/contract';
+import {
+  describeThrown,
+  isEnvReference,
+  isRecord,
+  PluginError,
+  type Redact,
+  redactor,
+  resolveEnvReferences,
+} from '@toolshed/core/contract';
+import { expandReferences } from './expand.js';
 import type { PlanEntry } from '../plan/entry.js';
 import { failedState, newAbout, type About, type PluginRecord } from '../plan/record.js';
 import type { Source } from '../plan/source.js';
@@ -49,24 +58,66 @@ function serverRecordParts(server: ServerEntry): Omit<PluginRecord, 'state'> {
   return { entry, about };
 }
 
+interface Resolved {
+  resolved: Record<string, unknown>;
+  fromEnv: FromEnv;
+  /** Every value read from the environment for this entry: kept out of every message. */
+  secrets: string[];
+}
+
 /**
- * `{"env": NAME}` is resolved in the two fields that carry secrets: a stdio server's `env` and an
- * HTTP server's `headers`. `fromEnv` names, for each entry resolved so, its variable: the runtime
- * keys its cache on these names, never on the values (secrets), which it only runs with.
+ * The entry with what it reads from the environment filled in: `{"env": NAME}` in `env` and
+ * `headers` values, and `${NAME}` references (see expandReferences) in `env`, `args`, `url` and
+ * `headers`. `fromEnv` says, for each value so filled, what was written (the variable's name, or
+ * the text with its references): the runtime keys its cache on that, never on the values
+ * (secrets), which it only runs with and keeps out of what it says.
  */
-function resolveSecrets(server: ServerEntry, env: McpPlanContext['env']): { resolved: Record<string, unknown>; fromEnv: FromEnv } {
-  const resolved: Record<string, unknown> = { ...server.entry };
+function resolveSecrets(server: ServerEntry, ctx: Pick<McpPlanContext, 'env' | 'cwd'>): Resolved {
+  const { entry, configName } = server;
+  const resolved: Record<string, unknown> = { ...entry };
   const fromEnv: FromEnv = {};
+  const secrets: string[] = [];
+  const expand = (text: string, field: string) => {
+    const expansion = expandReferences(text, field, { env: ctx.env, cwd: ctx.cwd, configName });
+    secrets.push(...expansion.secrets);
+    return expansion;
+  };
   for (const field of ['env', 'headers'] as const) {
-    const given = server.entry[field];
+    const given = entry[field];
     if (!isRecord(given)) continue;
-    resolved[field] = resolveEnvReferences(given, env, server.configName, [field]);
-    const names = Object.entries(given).flatMap(([key, value]) =>
-      isEnvReference(value) && typeof value.env === 'string' ? [[key, value.env] as const] : [],
+    const written: [string, string][] = [];
+    resolved[field] = Object.fromEntries(
+      Object.entries(given).map(([key, value]) => {
+        if (isEnvReference(value)) {
+          const read = resolveEnvReferences(value, ctx.env, configName, [field, key]);
+          if (typeof value.env === 'string') written.push([key, value.env]);
+          if (typeof read === 'string') secrets.push(read);
+          return [key, read];
+        }
+        if (typeof value !== 'string') return [key, value];
+        const expansion = expand(value, `${field}.${key}`);
+        if (expansion.fromEnv) written.push([key, value]);
+        return [key, expansion.value];
+      }),
     );
-    if (names.length > 0) fromEnv[field] = Object.fromEntries(names);
+    if (written.length > 0) fromEnv[field] = Object.fromEntries(written);
   }
-  return { resolved, fromEnv };
+  if (Array.isArray(entry.args)) {
+    const written: [string, string][] = [];
+    resolved.args = entry.args.map((arg: unknown, index) => {
+      if (typeof arg !== 'string') return arg;
+      const expansion = expand(arg, `args[${index}]`);
+      if (expansion.fromEnv) written.push([String(index), arg]);
+      return expansion.value;
+    });
+    if (written.length > 0) fromEnv.args = Object.fromEntries(written);
+  }
+  if (typeof entry.url === 'string') {
+    const expansion = expand(entry.url, 'url');
+    resolved.url = expansion.value;
+    if (expansion.fromEnv) fromEnv.url = entry.url;
+  }
+  return { resolved, fromEnv, secrets };
 }
 
 /**
@@ -90,31 +141,34 @@ function watchChanges(about: About, mount: McpMount, listed: string[]): void {
 }
 
 /** A config the runtime refused: its message names where and the field; the field is kept for callers. */
-function configFailure(error: unknown): PluginError {
+function configFailure(error: unknown, redact: Redact): PluginError {
   const field = (error as { field?: unknown })?.field;
-  const message = error instanceof Error ? error.message : describeThrown(error);
-  return new PluginError({ phase: 'validate', ...(typeof field === 'string' ? { field } : {}) }, message, { cause: error });
+  const message = redact(error instanceof Error ? error.message : describeThrown(error));
+  return new PluginError({ phase: 'validate', ...(typeof field === 'string' ? { field } : {}) }, message);
 }
 
 /** The state planning a server gives: its tools (from the cache, or listed by the server), or why it failed. */
 async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanContext, about: About): Promise<PluginState> {
-  let secrets: ReturnType<typeof resolveSecrets>;
+  let secrets: Resolved;
   try {
-    secrets = resolveSecrets(server, ctx.env);
+    secrets = resolveSecrets(server, ctx);
   } catch (error) {
     // An options-phase PluginError naming the field and the variable (never a value).
     return failedState(about, error, undefined, 'startup');
   }
+  // The runtime keeps secrets out of what it says; this host does too, for a runtime that does not.
+  const redact = redactor(secrets.secrets);
   let config: ResolvedServerConfig;
   try {
     config = runtime.checkServerConfig(secrets.resolved, server.where);
   } catch (error) {
-    return failedState(about, configFailure(error), undefined, 'startup');
+    return failedState(about, configFailure(error, redact), undefined, 'startup');
   }
   const mount = runtime.mountServer(config, {
     cwd: ctx.cwd,
     cacheDir: cacheDir(ctx.cwd),
     fromEnv: secrets.fromEnv,
+    secrets: secrets.secrets,
     written: server.entry,
     ...(ctx.log ? { log: ctx.log } : {}),
     ...(ctx.progress ? { progress: ctx.progress } : {}),
@@ -128,7 +182,7 @@ async function planOne(server: ServerEntry, runtime: MountRuntime, ctx: McpPlanC
     // Its own fault: its tools are left out and every other source still loads.
     return failedState(
       about,
-      new PluginError({ phase: 'import' }, `could not list its tools: ${describeThrown(error)}`),
+      new PluginError({ phase: 'import' }, `could not list its tools: ${redact(describeThrown(error))}`),
       undefined,
       'connect',
     );
@@ -159,7 +213,7 @@ export function plannedState(definitions: ToolDefinition[], timeout: unknown, so
 function listedState(server: ServerEntry, listing: ListingRuntime, ctx: McpPlanContext, about: About): PluginState | undefined {
   try {
     // A variable the entry names must be set now too; without it planOne says which.
-    resolveSecrets(server, ctx.env);
+    resolveSecrets(server, ctx);
   } catch {
     return undefined;
   }

@@ -69,8 +69,17 @@ export interface StdioServerConfig extends CommonServerConfig {
 export interface HttpServerConfig extends CommonServerConfig {
   /** `http:` or `https:` URL of the server's MCP endpoint. */
   url: string;
-  /** Sent with every request (e.g. `Authorization`); resolved strings, never written to the cache. */
+  /**
+   * Sent with every request (e.g. `Authorization`); resolved strings, never written to the cache.
+   * Each value is one line: a line break or other control character is refused when checked.
+   */
   headers?: Record<string, string>;
+  /**
+   * `"sse"`: the HTTP+SSE transport of MCP before 2025-03-26, for servers that offer only that.
+   * Left out (or `"http"`), Streamable HTTP. Credentials in the URL (`https://user:pass@host/`)
+   * are sent as `Authorization: Basic` (unless `headers` has one), never in the URL.
+   */
+  transport?: 'http' | 'sse';
 }
 
 /** Discriminated by `command` (stdio) versus `url` (Streamable HTTP); exactly one is present. */
@@ -107,12 +116,26 @@ export interface MountContext {
    * it for a listing that loads no mount (see `readListing`).
    */
   written?: Readonly<Record<string, unknown>>;
+  /**
+   * Values the host read from the environment for this entry (`{"env": NAME}`, `${NAME}`). The
+   * mount removes each, in every spelling (see `redactor` in `@toolshed/core/contract`), from what
+   * leaves it: outcomes, its state, log lines (the server's stderr too), the cache and listing,
+   * and the server's results and tool definitions. Header values and URL credentials are
+   * removed whether given here or not.
+   */
+  secrets?: readonly string[];
 }
 
-/** Keys of a server's `env` and `headers`, each with the environment variable it was read from. */
+/**
+ * What of an entry was read from the environment, as written: keys of `env` and `headers`, each
+ * with the variable's name (`{"env": NAME}`) or the value as written (`"Bearer ${TOKEN}"`);
+ * indexes of `args` the same way; and `url` as written when it names a variable.
+ */
 export interface FromEnv {
   env?: Record<string, string>;
   headers?: Record<string, string>;
+  args?: Record<string, string>;
+  url?: string;
 }
 
 /** Where a server is, as a discriminated union a host can show (`toolshed plugins`). */

@@ -10,7 +10,8 @@ const CACHE_VERSION = 1;
 /**
  * The key of a server's cache: a hash of what identifies the server (command, args, env, cwd;
  * or url and headers). An env or header value the host read from `{"env": NAME}` enters as
- * that name, never as its value (see MountContext.fromEnv), so a new token keeps the cache and
+ * that name (and one written `"Bearer ${TOKEN}"`, an arg or a url naming a variable, as written),
+ * never as its value (see MountContext.fromEnv), so a new token keeps the cache and
  * the cache holds nothing derived from a secret; a value written out in the config enters
  * hashed. include, exclude, rename and marks are applied when the cache is read, so they are
  * not in it.
@@ -20,11 +21,17 @@ export function configHash(config: McpServerConfig, cwd: string, fromEnv: FromEn
     'command' in config
       ? {
           command: config.command,
-          args: config.args ?? [],
+          args: (config.args ?? []).map((arg, index) =>
+            fromEnv.args && Object.hasOwn(fromEnv.args, index) ? { env: fromEnv.args[index]! } : arg,
+          ),
           env: entries(config.env, fromEnv.env),
           cwd: resolve(cwd, config.cwd ?? '.'),
         }
-      : { url: config.url, headers: entries(config.headers, fromEnv.headers) };
+      : {
+          url: fromEnv.url === undefined ? config.url : { env: fromEnv.url },
+          headers: entries(config.headers, fromEnv.headers),
+          ...(config.transport === 'sse' ? { transport: 'sse' } : {}),
+        };
   return fnv1a64(Buffer.from(JSON.stringify(identity), 'utf8'));
 }
 

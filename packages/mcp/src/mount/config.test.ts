@@ -53,7 +53,11 @@ describe('checkServerConfig', () => {
     [{ name: 'x', command: 'a', annotations: { echo: true } }, 'annotations.echo', 'must be an object'],
     [{ name: 'x', command: 'a', timeoutMs: 0 }, 'timeoutMs', 'positive number of milliseconds'],
     [{ name: 'x', command: 'a', startTimeoutMs: -1 }, 'startTimeoutMs', 'positive number of milliseconds'],
-    [{ name: 'x', command: 'a', transport: 'http' }, 'transport', 'must be "stdio"'],
+    [{ name: 'x', command: 'a', transport: 'http' }, 'transport', 'which needs "url"; this entry has "command"'],
+    [{ name: 'x', url: 'http://h/', type: 'stdio' }, 'type', 'which needs "command"; this entry has "url"'],
+    [{ name: 'x', url: 'http://h/', type: 'websocket' }, 'type', 'must be "stdio" (with "command"), "http" or "sse"'],
+    [{ name: 'x', url: 'http://h/', type: 'http', transport: 'sse' }, 'transport', 'but "type" says "http"; keep one'],
+    [{ name: 'x', command: 'a', envFile: '.env' }, 'envFile', 'list them in "env" as'],
   ])('refuses %j naming the field %s', (value, field, reason) => {
     let caught: unknown;
     try {
@@ -78,5 +82,32 @@ describe('checkServerConfig', () => {
     } catch (error) {
       expect(String((error as Error).message)).not.toContain('sk-secret');
     }
+  });
+});
+
+describe('"type" as other clients write it', () => {
+  it.each([
+    [
+      { name: 'x', type: 'stdio', command: 'a' },
+      { name: 'x', command: 'a' },
+    ],
+    [
+      { name: 'x', type: 'http', url: 'http://h/mcp' },
+      { name: 'x', url: 'http://h/mcp' },
+    ],
+    [
+      { name: 'x', type: 'streamable-http', url: 'http://h/mcp' },
+      { name: 'x', url: 'http://h/mcp' },
+    ],
+    [
+      { name: 'x', type: 'sse', url: 'http://h/sse' },
+      { name: 'x', url: 'http://h/sse', transport: 'sse' },
+    ],
+    [
+      { name: 'x', transport: 'sse', url: 'http://h/sse' },
+      { name: 'x', url: 'http://h/sse', transport: 'sse' },
+    ],
+  ])('accepts %j', (value, checked) => {
+    expect(checkServerConfig(value, where)).toEqual(checked);
   });
 });

@@ -2,7 +2,18 @@ import { hasBrand, isRecord } from '@toolshed/core/contract';
 import type { McpServerConfig, ToolMarks } from './api.js';
 import { SERVER_NAME } from './server-name.js';
 
-const COMMON_KEYS = ['name', 'include', 'exclude', 'rename', 'readOnlyTools', 'annotations', 'timeoutMs', 'startTimeoutMs', 'transport'];
+const COMMON_KEYS = [
+  'name',
+  'include',
+  'exclude',
+  'rename',
+  'readOnlyTools',
+  'annotations',
+  'timeoutMs',
+  'startTimeoutMs',
+  'transport',
+  'type',
+];
 const STDIO_KEYS = ['command', 'args', 'env', 'cwd'];
 const HTTP_KEYS = ['url', 'headers'];
 const MARK_KEYS = ['title', 'readOnly', 'destructive', 'idempotent', 'openWorld'];
@@ -39,14 +50,18 @@ function stringList(where: string, field: string, value: unknown): string[] | un
 
 function stringRecord(where: string, field: string, value: unknown, what: string): Record<string, string> | undefined {
   if (value === undefined) return undefined;
-  if (!isRecord(value)) throw new McpConfigError(where, field, `must be an object of ${what}, got ${JSON.stringify(value)}.`);
+  if (!isRecord(value)) {
+    // An env object's values may be secrets: its kind is said, never its text.
+    const got = field === 'env' ? (Array.isArray(value) ? 'an array' : typeof value) : JSON.stringify(value);
+    throw new McpConfigError(where, field, `must be an object of ${what}, got ${got}.`);
+  }
   const out: Record<string, string> = {};
   for (const [key, item] of Object.entries(value)) {
     if (typeof item !== 'string') {
       throw new McpConfigError(
         where,
         `${field}.${key}`,
-        `must be a string${field === 'env' || field === 'headers' ? ' (resolve {"env": NAME} references before checking)' : ''}, got ${typeof item}.`,
+        `must be a string${field === 'env' ? ' (resolve {"env": NAME} references before checking)' : ''}, got ${typeof item}.`,
       );
     }
     out[key] = item;
@@ -77,12 +92,107 @@ function marks(where: string, value: unknown): Record<string, ToolMarks> | undef
 }
 
 /**
+ * What a client's `type` (Claude Code, Cursor, VS Code) or Toolshed's `transport` may say, and
+ * the transport it means: `stdio` for an entry with `command`; Streamable HTTP or SSE (the MCP
+ * transport before 2025-03-26, still offered by older servers) for one with `url`.
+ */
+const TRANSPORTS: Record<string, 'stdio' | 'http' | 'sse'> = {
+  stdio: 'stdio',
+  http: 'http',
+  'streamable-http': 'http',
+  streamableHttp: 'http',
+  sse: 'sse',
+};
+
+function transportOf(where: string, value: Record<string, unknown>, hasCommand: boolean): 'stdio' | 'http' | 'sse' {
+  let chosen: 'stdio' | 'http' | 'sse' = hasCommand ? 'stdio' : 'http';
+  for (const field of ['type', 'transport'] as const) {
+    const given = value[field];
+    if (given === undefined) continue;
+    const transport = typeof given === 'string' && Object.hasOwn(TRANSPORTS, given) ? TRANSPORTS[given] : undefined;
+    if (transport === undefined) {
+      throw new McpConfigError(
+        where,
+        field,
+        `must be "stdio" (with "command"), "http" or "sse" (with "url"), got ${JSON.stringify(given)}.`,
+      );
+    }
+    if ((transport === 'stdio') !== hasCommand) {
+      throw new McpConfigError(
+        where,
+        field,
+        `is ${JSON.stringify(given)}, which needs ${hasCommand ? '"url"' : '"command"'}; this entry has ${hasCommand ? '"command" (a stdio server): write "stdio" or leave it out' : '"url": write "http" (Streamable HTTP) or "sse", or leave it out'}.`,
+      );
+    }
+    if (field === 'transport' && value.type !== undefined && transport !== chosen) {
+      throw new McpConfigError(where, field, `says ${JSON.stringify(given)} but "type" says ${JSON.stringify(value.type)}; keep one.`);
+    }
+    chosen = transport;
+  }
+  return chosen;
+}
+
+/**
+ * Where a URL is shown in a message: its origin and path, never its credentials or query (they
+ * may hold a token); nothing of it when it cannot be parsed.
+ */
+function shownUrl(value: unknown): string {
+  if (typeof value !== 'string') return `got ${typeof value}`;
+  try {
+    const url = new URL(value);
+    return `got ${JSON.stringify(`${url.protocol}//${url.host}${url.pathname}`)}`;
+  } catch {
+    return 'got a value that is not a URL (not shown: it may hold credentials)';
+  }
+}
+
+// RFC 9110 field names, and values without the control characters fetch refuses (CR, LF, NUL,
+// and the rest but tab): fetch's own error quotes the whole value, a token with it.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE_BAD = /[\x00-\x08\x0a-\x1f\x7f]/;
+
+/** An HTTP server's headers: each a field name and a one-line value; a bad value is named by its header, never quoted. */
+function headers(where: string, value: unknown): Record<string, string> | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value))
+    throw new McpConfigError(where, 'headers', 'must be an object of header values, e.g. {"Authorization": "Bearer ${TOKEN}"}.');
+  const out: Record<string, string> = {};
+  for (const [name, item] of Object.entries(value)) {
+    if (!HEADER_NAME.test(name)) {
+      throw new McpConfigError(where, `headers.${name}`, "is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only).");
+    }
+    if (typeof item !== 'string') {
+      throw new McpConfigError(
+        where,
+        `headers.${name}`,
+        `must be a string (resolve {"env": NAME} references before checking), got ${typeof item}.`,
+      );
+    }
+    if (HEADER_VALUE_BAD.test(item)) {
+      const what = /[\r\n]/.test(item) ? 'a line break' : 'a control character';
+      throw new McpConfigError(
+        where,
+        `headers.${name}`,
+        `holds ${what}, which no HTTP header value may (the value is not shown). A token read from a file with $(cat file) keeps every line but the last line break: give the token alone, on one line.`,
+      );
+    }
+    out[name] = item;
+  }
+  return out;
+}
+
+/**
  * Check one MCP server entry (from toolshed.config.json or createHost) and return a
- * typed copy. Throws an `McpConfigError` naming `where` and the field.
+ * typed copy. Throws an `McpConfigError` naming `where` and the field. No message quotes a
+ * value of `env`, `headers` or `args`, nor a URL's credentials or query: they may be secrets.
  */
 export function checkServerConfig(value: unknown, where: string): McpServerConfig {
   if (!isRecord(value))
-    throw new McpConfigError(where, undefined, `must be an object with "name" and "command" or "url", got ${JSON.stringify(value)}.`);
+    throw new McpConfigError(
+      where,
+      undefined,
+      `must be an object with "name" and "command" or "url", got ${typeof value === 'object' ? (value === null ? 'null' : 'an array') : typeof value}.`,
+    );
   const hasCommand = value.command !== undefined;
   const hasUrl = value.url !== undefined;
   if (hasCommand === hasUrl) {
@@ -91,26 +201,16 @@ export function checkServerConfig(value: unknown, where: string): McpServerConfi
       undefined,
       hasCommand
         ? 'has both "command" and "url"; a stdio server has "command", an HTTP server "url".'
-        : 'needs "command" (a stdio server) or "url" (a Streamable HTTP server).',
+        : 'needs "command" (a stdio server) or "url" (a Streamable HTTP or SSE server).',
     );
   }
   const allowed = [...COMMON_KEYS, ...(hasCommand ? STDIO_KEYS : HTTP_KEYS)];
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) {
-      throw new McpConfigError(
-        where,
-        key,
-        `is not a field of ${hasCommand ? 'a stdio' : 'an HTTP'} server; use ${allowed.filter((k) => k !== 'transport').join(', ')}.`,
-      );
+      throw new McpConfigError(where, key, unknownField(key, hasCommand, allowed));
     }
   }
-  if (value.transport !== undefined && value.transport !== (hasCommand ? 'stdio' : 'http')) {
-    throw new McpConfigError(
-      where,
-      'transport',
-      `must be "${hasCommand ? 'stdio' : 'http'}" for a server with "${hasCommand ? 'command' : 'url'}", got ${JSON.stringify(value.transport)}.`,
-    );
-  }
+  const transport = transportOf(where, value, hasCommand);
   if (typeof value.name !== 'string' || !SERVER_NAME.test(value.name)) {
     throw new McpConfigError(where, 'name', `must be 1 to 64 letters, digits, "_" or "-", got ${JSON.stringify(value.name)}.`);
   }
@@ -140,22 +240,36 @@ export function checkServerConfig(value: unknown, where: string): McpServerConfi
       ...optional('cwd', value.cwd as string | undefined),
     };
   }
-  let url: URL;
+  let url: URL | undefined;
   try {
     url = new URL(String(value.url));
   } catch {
-    throw new McpConfigError(where, 'url', `must be an absolute http: or https: URL, got ${JSON.stringify(value.url)}.`);
+    url = undefined;
   }
-  if (typeof value.url !== 'string' || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new McpConfigError(where, 'url', `must be an absolute http: or https: URL, got ${JSON.stringify(value.url)}.`);
+  if (typeof value.url !== 'string' || url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new McpConfigError(where, 'url', `must be an absolute http: or https: URL, ${shownUrl(value.url)}.`);
   }
-  return { ...common, url: value.url, ...optional('headers', stringRecord(where, 'headers', value.headers, 'header values')) };
+  return {
+    ...common,
+    url: value.url,
+    ...(transport === 'sse' ? { transport: 'sse' as const } : {}),
+    ...optional('headers', headers(where, value.headers)),
+  };
+}
+
+/** A field this kind of server does not take: VS Code's and Cursor's own get a word on what to do instead. */
+function unknownField(key: string, hasCommand: boolean, allowed: string[]): string {
+  if (key === 'envFile') {
+    return 'is not read by Toolshed (VS Code and Cursor read variables from that file); list them in "env" as "${NAME}" and set them in the environment Toolshed runs in.';
+  }
+  const fields = allowed.filter((k) => k !== 'transport' && k !== 'type').join(', ');
+  return `is not a field of ${hasCommand ? 'a stdio' : 'an HTTP'} server; use ${fields}.`;
 }
 
 function stringArgs(where: string, value: unknown): string[] {
-  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
-    throw new McpConfigError(where, 'args', `must be an array of strings, got ${JSON.stringify(value)}.`);
-  }
+  if (!Array.isArray(value)) throw new McpConfigError(where, 'args', `must be an array of strings, got ${typeof value}.`);
+  const bad = value.findIndex((item) => typeof item !== 'string');
+  if (bad !== -1) throw new McpConfigError(where, 'args', `must be an array of strings; item ${bad} is ${typeof value[bad]}.`);
   return [...value];
 }
 

@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -95,6 +96,25 @@ export function safeUrl(url: string): string {
   return `${parsed.origin}${parsed.pathname}`;
 }
 
+/**
+ * fetch refuses a URL with credentials (and its error quotes the URL): they go as
+ * `Authorization: Basic`, as curl sends them, unless the entry gives its own Authorization.
+ */
+export function httpTarget(given: string, headers: Record<string, string> = {}): { url: URL; headers: Record<string, string> } {
+  const url = new URL(given);
+  const out = { ...headers };
+  if (url.username !== '' || url.password !== '') {
+    const user = decodeURIComponent(url.username);
+    const password = decodeURIComponent(url.password);
+    url.username = '';
+    url.password = '';
+    if (!Object.keys(out).some((name) => name.toLowerCase() === 'authorization')) {
+      out.Authorization = `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
+    }
+  }
+  return { url, headers: out };
+}
+
 /** `signal` gives up a start under way (the mount was closed): the child is ended at once. */
 export async function connect(
   config: McpServerConfig,
@@ -139,12 +159,14 @@ export async function connect(
     });
     transport = stdio;
   } else {
-    transport = new StreamableHTTPClientTransport(new URL(config.url), {
-      requestInit: { headers: { ...config.headers } },
+    const { url, headers } = httpTarget(config.url, config.headers);
+    const options = {
+      requestInit: { headers },
       fetch: boundedFetch(MAX_MESSAGE_BYTES, (cap) =>
         stop(`sent a message of over ${mebibytes(cap)} (the most one message may hold); it was disconnected`),
       ),
-    });
+    };
+    transport = config.transport === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
   }
   const signalChild = () => {
     const pid = stdio?.pid;

@@ -1,5 +1,13 @@
 // The light entry of core: no valibot at import (the host imports this module for `toolshed list`).
-import { jsonSchemaInput, ToolError, type JsonSchemaProblem } from '@toolshed/core/contract';
+import {
+  isToolError,
+  jsonSchemaInput,
+  type JsonSchemaProblem,
+  type Redact,
+  redactDeep,
+  redactor,
+  ToolError,
+} from '@toolshed/core/contract';
 import type { AnyTool, ToolContext, ToolDefinition } from '@toolshed/core';
 import type { McpMount, McpServerConfig, McpServerState, MountContext, ToolsChangedListener } from './api.js';
 import { cacheFile, configHash, listingFile, readCache, readKeptListing, writeCache, writeListing } from './cache.js';
@@ -80,11 +88,14 @@ class ServerMount implements McpMount {
    * 1 ms of a profiled `toolshed list` with two servers).
    */
   #shutdown: AbortController | undefined;
+  /** Removes the entry's secrets from everything that leaves the mount (see MountContext.secrets). */
+  readonly #redact: Redact;
 
   constructor(config: McpServerConfig, ctx: MountContext) {
     this.#config = checkServerConfig(config, `MCP server ${JSON.stringify((config as { name?: unknown })?.name)}`);
     this.name = this.#config.name;
     this.#ctx = ctx;
+    this.#redact = redactor([...(ctx.secrets ?? []), ...configSecrets(this.#config)]);
     this.#file = cacheFile(ctx.cacheDir, this.name);
     remember(this);
   }
@@ -135,7 +146,15 @@ class ServerMount implements McpMount {
   }
 
   #log(line: string): void {
-    this.#ctx.log?.(line);
+    this.#ctx.log?.(this.#redact(line));
+  }
+
+  /** A failure as it may leave the mount: its message without the entry's secrets, its kind kept. */
+  #clean(error: unknown): unknown {
+    if (!(error instanceof Error)) return error;
+    const message = this.#redact(error.message);
+    if (message === error.message) return error;
+    return isToolError(error) ? new ToolError(error.code, message) : new Error(message);
   }
 
   /** `adopt`: tool() serves these from now on (refresh, or the cache read first); not for list_changed. */
@@ -168,14 +187,19 @@ class ServerMount implements McpMount {
   }
 
   async refresh(): Promise<ToolDefinition[]> {
-    const connection = await this.#connect();
-    return this.#definitions(await this.#list(connection));
+    try {
+      const connection = await this.#connect();
+      return this.#definitions(await this.#list(connection));
+    } catch (error) {
+      throw this.#clean(error);
+    }
   }
 
   async #list(connection: Connection, adopt = true): Promise<Mounted> {
     let listed: ServerTool[];
     try {
-      listed = await connection.listTools();
+      // A server that echoes its token into a description would put it in the cache and before a model.
+      listed = redactDeep(await connection.listTools(), this.#redact);
     } catch (error) {
       const { describeError } = await loadHeavy();
       throw new Error(`${this.#server} could not list its tools: ${connection.fault() ?? describeError(error)}`);
@@ -218,7 +242,10 @@ class ServerMount implements McpMount {
       name: definition.name,
       description: definition.description,
       input: jsonSchemaInput(definition.inputSchema, validator(listed.inputSchema, server, 'input', schemas)),
-      run: (input: unknown, ctx: ToolContext) => this.#call(definition.name, serverName, input, ctx),
+      run: (input: unknown, ctx: ToolContext) =>
+        this.#call(definition.name, serverName, input, ctx).catch((error: unknown) => {
+          throw this.#clean(error);
+        }),
       ...(definition.outputSchema
         ? { output: jsonSchemaInput(definition.outputSchema, validator(listed.outputSchema!, server, 'output', schemas)) }
         : {}),
@@ -257,7 +284,8 @@ class ServerMount implements McpMount {
       );
     }
     this.#failures = 0;
-    return h.toOutput(result, tool, this.name);
+    // toOutput first: it refuses an answer nested too deeply to walk, which redacting walks.
+    return redactDeep(h.toOutput(result, tool, this.name), this.#redact);
   }
 
   #connect(): Promise<Connection> {
@@ -312,7 +340,7 @@ class ServerMount implements McpMount {
     } catch (error) {
       if (shutdown.signal.aborted)
         throw new ToolError('execution_failed', `${this.#server} is closed (the host is shutting down); its tools cannot run.`);
-      const message = `${this.#server} ${error instanceof Error ? error.message : String(error)}.`;
+      const message = this.#redact(`${this.#server} ${error instanceof Error ? error.message : String(error)}.`);
       this.#fail(message);
       throw new ToolError('execution_failed', message);
     } finally {
@@ -344,7 +372,12 @@ class ServerMount implements McpMount {
 
   #fail(message: string): void {
     this.#failures += 1;
-    this.#state = { status: 'failed', message, attempts: this.#failures, retryAt: Date.now() + backoffMs(this.#failures) };
+    this.#state = {
+      status: 'failed',
+      message: this.#redact(message),
+      attempts: this.#failures,
+      retryAt: Date.now() + backoffMs(this.#failures),
+    };
     this.#log(message);
   }
 
@@ -461,6 +494,21 @@ function validator(schema: { [key: string]: unknown }, server: string, which: 'i
     }
     return valid ? [] : toProblems(compiled.errors ?? [], value);
   };
+}
+
+/**
+ * The secrets an entry holds whoever resolved it: each header value and the credentials in it
+ * (`Bearer <token>`: a message may quote the token alone), and the URL's user and password
+ * (alone, and as `user:pass`, which `Basic` sends in base64).
+ */
+function configSecrets(config: McpServerConfig): string[] {
+  if ('command' in config) return [];
+  const secrets = Object.values(config.headers ?? {}).flatMap((value) => [value, value.replace(/^\S+\s+/, '')]);
+  const url = new URL(config.url);
+  const user = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  if (user !== '' || password !== '') secrets.push(user, password, `${user}:${password}`);
+  return secrets;
 }
 
 /** A mount for one server; starts nothing until a tool runs or `refresh()` is called. */

@@ -78,7 +78,12 @@ describe('@modelcontextprotocol/server-filesystem over stdio', () => {
   it("what the README says an env list does not stop: the server reads the host's whole environment from /proc", async () => {
     // The host's environment as it was started; only the server's own process.env is bounded by its `env`.
     const environ = `/proc/${process.pid}/environ`;
-    const mount = s.mount({ name: 'files', command: process.execPath, args: [filesystemBin, path.dirname(environ)] });
+    const mount = s.mount({
+      name: 'files',
+      command: process.execPath,
+      args: [filesystemBin, path.dirname(environ)],
+      readOnlyTools: ['read_text_file'],
+    });
     const outcome = await registryOf([[mount, await mount.refresh()]]).dispatch({ name: 'read_text_file', input: { path: environ } });
     expect(outcome.ok).toBe(true);
     const read = outcome.ok ? JSON.stringify(outcome.output) : '';

@@ -12,6 +12,9 @@
 //   silent        never answers initialize (a server that hangs at start)
 //   banner        writes a greeting to stdout before anything else (logs on the wrong stream)
 //   cwd           answers speak with its working directory
+//   leak          says $LEAK, spelled as $LEAK_FORM says (see SPELL), on stderr at start, in its
+//                 tool's description, and in every answer: a result, or for text "error" a
+//                 JSON-RPC error
 // Every start appends a line to $STARTS (when set), every tools/call its request id to $CALLS;
 // $PIDFILE gets the pid; see $GRANDCHILD_PIDFILE and $HELPER_PIDFILE below.
 // Unless $EXIT_ON_EOF is set, it ignores stdin EOF and stays alive (a timer), like a careless server.
@@ -39,10 +42,23 @@ if (mode === 'crash') {
 if (!process.env.EXIT_ON_EOF) setInterval(() => {}, 1 << 30);
 if (mode === 'banner') process.stdout.write('Fault server v1 ready on stdio\n');
 
+// Each spelling from its definition: a careless server writes the secret back in one of them.
+const SPELL = {
+  raw: (v) => v,
+  upper: (v) => v.toUpperCase(),
+  uri: (v) => encodeURIComponent(v),
+  base64: (v) => Buffer.from(v).toString('base64'),
+  basic: (v) => Buffer.from(`agent:${v}`).toString('base64'),
+  json: (v) => JSON.stringify(v).slice(1, -1),
+  hex: (v) => Buffer.from(v).toString('hex'),
+};
+const leaked = mode === 'leak' ? SPELL[process.env.LEAK_FORM ?? 'raw'](process.env.LEAK ?? '') : '';
+if (mode === 'leak') process.stderr.write(`starting with key ${leaked}\n`);
+
 let calls = 0;
 const speak = {
   name: 'speak',
-  description: 'Repeat the text.',
+  description: mode === 'leak' ? `Repeat the text (key ${leaked}).` : 'Repeat the text.',
   inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength: 20 } }, required: ['text'], additionalProperties: false },
 };
 const tools = [speak];
@@ -82,6 +98,9 @@ function handle(message) {
     } else if (mode === 'out-of-spec') send({ id, result: { content: 'not an array' } });
     else if (mode === 'big') send({ id, result: { content: [{ type: 'text', text: 'x'.repeat(100_000) }] } });
     else if (mode === 'cwd') send({ id, result: { content: [{ type: 'text', text: process.cwd() }] } });
+    else if (mode === 'leak' && text === 'error') send({ id, error: { code: -32603, message: `bad key ${leaked}` } });
+    else if (mode === 'leak')
+      send({ id, result: { content: [{ type: 'text', text: `key ${leaked}` }], structuredContent: { key: leaked } } });
     else if (mode === 'error') send({ id, result: { content: [{ type: 'text', text: `cannot speak "${text}"` }], isError: true } });
     else {
       send({ id, result: { content: [{ type: 'text', text }] } });
