@@ -47,7 +47,12 @@ describe('Claude Desktop: claude_desktop_config.json', () => {
     const list = await toolshed(dir, ['list', '--json']);
     expect(list.stderr).toBe('');
     expect(JSON.parse(list.stdout).map((tool: { name: string }) => tool.name)).toContain('whoami');
-    expect(await toolshed(dir, ['call', 'whoami', '{}'])).toMatchObject({ code: 0, stdout: 'marker-server over stdio\n' });
+    // A server's tools need approval unless its entry names them in readOnlyTools, which a pasted config has not.
+    const unasked = await toolshed(dir, ['call', 'whoami', '{}']);
+    expect(unasked.code).not.toBe(0);
+    expect(unasked.stderr).toContain('whoami needs approval');
+    expect(unasked.stderr).toContain('run it again with --yes');
+    expect(await toolshed(dir, ['call', 'whoami', '{}', '--yes'])).toMatchObject({ code: 0, stdout: 'marker-server over stdio\n' });
     const plugins = await toolshed(dir, ['plugins', '--json']);
     expect(plugins.code).toBe(0);
     expect(JSON.parse(plugins.stdout).plugins[0]).toMatchObject({
@@ -81,7 +86,7 @@ describe('Cursor: .cursor/mcp.json', () => {
     expect(list.stderr).toBe('');
     const names = JSON.parse(list.stdout).map((tool: { name: string }) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['whoami', 'echo']));
-    const call = await toolshed(dir, ['call', 'whoami', '{}'], env);
+    const call = await toolshed(dir, ['call', 'whoami', '{}', '--yes'], env);
     expect(call).toMatchObject({ code: 0, stdout: 'marker-server over http\n' });
     const everything = [list.stdout, list.stderr, call.stdout, call.stderr, cacheText(dir)].join('\n');
     for (const form of [...spellings(TOKEN), ...spellings(env.CURSOR_API_KEY)]) expect(everything).not.toContain(form);
@@ -105,7 +110,7 @@ describe('Claude Code: .mcp.json', () => {
     const env = { API_BASE_URL: origin, API_KEY: TOKEN };
     const runs = [
       await toolshed(dir, ['plugins', '--json', '--refresh'], env),
-      await toolshed(dir, ['call', 'whoami', '{}', '--json'], env),
+      await toolshed(dir, ['call', 'whoami', '{}', '--yes', '--json'], env),
       await toolshed(dir, ['list', '--json'], env),
     ];
     for (const run of runs) expect(run).toMatchObject({ code: 0, stderr: '' });
@@ -122,7 +127,7 @@ describe('Claude Code: .mcp.json', () => {
     const rotated = { API_BASE_URL: origin, API_KEY: 'rotated-key-0b9d' };
     expect(await toolshed(dir, ['list', '--json'], rotated)).toMatchObject({ code: 0, stderr: '' });
     expect(cacheText(dir)).toBe(before);
-    const call = await toolshed(dir, ['call', 'whoami', '{}'], rotated);
+    const call = await toolshed(dir, ['call', 'whoami', '{}', '--yes'], rotated);
     expect(call.code).toBe(1);
     expect(call.stderr).toContain('HTTP 401');
     expect(call.stderr + call.stdout).not.toContain('rotated-key-0b9d');
@@ -139,7 +144,7 @@ describe('Claude Code: .mcp.json', () => {
     const local = project({
       mcpServers: { 'api-server': { ...config().mcpServers['api-server'], url: `\${API_BASE_URL:-${origin}}/mcp` } },
     });
-    const fallback = await toolshed(local, ['call', 'whoami', '{}'], { API_BASE_URL: undefined, API_KEY: TOKEN });
+    const fallback = await toolshed(local, ['call', 'whoami', '{}', '--yes'], { API_BASE_URL: undefined, API_KEY: TOKEN });
     expect(fallback).toMatchObject({ code: 0, stdout: 'marker-server over http\n' });
   });
 
@@ -182,7 +187,7 @@ describe('VS Code: .vscode/mcp.json', () => {
     );
     expect(existsSync(env.TEST_MARKER)).toBe(false);
     // A server named in the config that cannot be configured fails startup, as an unset {"env": NAME} does.
-    const call = await toolshed(dir, ['call', 'whoami', '{}'], env);
+    const call = await toolshed(dir, ['call', 'whoami', '{}', '--yes'], env);
     expect(call.code).toBe(1);
     expect(call.stderr).toContain(
       'mcp server "Perplexity" [options]: option env.PERPLEXITY_API_KEY: ${input:perplexity-key} is a VS Code input',
@@ -209,7 +214,7 @@ describe('a legacy SSE server', () => {
     const dir = project({
       mcpServers: { legacy: { type: 'sse', url: `${origin}/sse`, headers: { Authorization: 'Bearer ${SSE_TOKEN}' } } },
     });
-    const call = await toolshed(dir, ['call', 'whoami', '{}'], { SSE_TOKEN: TOKEN });
+    const call = await toolshed(dir, ['call', 'whoami', '{}', '--yes'], { SSE_TOKEN: TOKEN });
     expect(call).toMatchObject({ code: 0, stdout: 'marker-server over sse\n' });
   });
 });
@@ -244,7 +249,7 @@ describe("host's README", () => {
       ['files', 'loaded'],
       ['tickets', 'loaded'],
     ]);
-    expect(await toolshed(dir, ['call', 'whoami', '{}'], env)).toMatchObject({ code: 0, stdout: 'marker-server over http\n' });
+    expect(await toolshed(dir, ['call', 'whoami', '{}', '--yes'], env)).toMatchObject({ code: 0, stdout: 'marker-server over http\n' });
     const unset = await toolshed(dir, ['list'], { TICKETS_URL: origin, TICKETS_TOKEN: undefined });
     expect(unset.stderr).toContain(
       'mcp server "tickets" [options]: option headers.Authorization refers to environment variable TICKETS_TOKEN, which is not set',
