@@ -3,6 +3,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { exposureProblems, isRecord } from '@toolshed/core/contract';
 import { ConfigError } from './errors.js';
 import { mcpServersProblems } from './mcp/entries.js';
+import { decodeEntry, renameProblems, type PlanEntry } from './plan/entry.js';
 import { prototypeKeyPaths, prototypeKeyProblem } from './prototype-keys.js';
 import type { HostConfig } from './types.js';
 
@@ -16,14 +17,16 @@ export interface LoadedConfig {
   label: string;
   /** Relative plugin paths are resolved from here. */
   baseDir: string;
+  /** The entries of `plugins`, decoded. */
+  entries: PlanEntry[];
 }
 
 /** Read and check the config: the named file (which must exist), the project's toolshed.config.json if present, or the object given. */
 export function loadConfig(cwd: string, given: string | HostConfig | false | undefined): LoadedConfig | undefined {
   if (given === false) return undefined;
   if (typeof given === 'object' && given !== null) {
-    checkConfig(given, 'the host options', 'config');
-    return { config: given, label: 'the host options', baseDir: cwd };
+    const entries = checkConfig(given, 'the host options', 'config');
+    return { config: given, label: 'the host options', baseDir: cwd, entries };
   }
   const file = resolve(cwd, given ?? CONFIG_FILE);
   if (given === undefined && !existsSync(file)) return undefined;
@@ -35,8 +38,8 @@ export function loadConfig(cwd: string, given: string | HostConfig | false | und
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigError(file, `${file} is not valid JSON (${reason}). Fix the file, or pass another with --config.`);
   }
-  checkConfig(config, file, file);
-  return { config, file, label: basename(file), baseDir: dirname(file) };
+  const entries = checkConfig(config, file, file);
+  return { config: config as HostConfig, file, label: basename(file), baseDir: dirname(file), entries };
 }
 
 function readText(file: string): string {
@@ -47,43 +50,6 @@ function readText(file: string): string {
     const reason = code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a directory' : String((error as Error).message);
     throw new ConfigError(file, `Cannot read config file ${file}: ${reason}.`);
   }
-}
-
-function checkRename(rename: unknown, at: string, problems: string[]): void {
-  if (!isRecord(rename)) {
-    problems.push(`${at} must be an object mapping tool names to new names, e.g. {"read_file": "fs_read"}`);
-    return;
-  }
-  for (const [from, to] of Object.entries(rename)) {
-    if (typeof to !== 'string') problems.push(`${at}[${JSON.stringify(from)}] must be the new tool name (a string)`);
-  }
-}
-
-function checkEntry(entry: unknown, at: string, problems: string[]): void {
-  if (typeof entry === 'string') {
-    if (entry.trim() === '') problems.push(`${at} is empty; write a package name or a relative path`);
-    return;
-  }
-  if (Array.isArray(entry)) {
-    if (entry.length < 1 || entry.length > 2 || typeof entry[0] !== 'string') {
-      problems.push(`${at} must be ["package-or-path", {options}]`);
-    } else if (entry.length === 2 && !isRecord(entry[1])) {
-      problems.push(`${at}[1] (the options of ${entry[0]}) must be an object`);
-    }
-    return;
-  }
-  if (isRecord(entry)) {
-    if (typeof entry.plugin !== 'string') problems.push(`${at}.plugin must be a package name or a relative path`);
-    if (entry.options !== undefined && !isRecord(entry.options)) problems.push(`${at}.options must be an object`);
-    if (entry.rename !== undefined) checkRename(entry.rename, `${at}.rename`, problems);
-    for (const key of Object.keys(entry)) {
-      if (!['plugin', 'options', 'rename'].includes(key)) problems.push(`${at} has unknown key "${key}"; use plugin, options, rename`);
-    }
-    return;
-  }
-  problems.push(
-    `${at} must be a package name, a relative path, ["name", {options}] or {"plugin": "name", "options": {...}, "rename": {...}}`,
-  );
 }
 
 type KeyPath = (string | number)[];
@@ -98,17 +64,16 @@ function namesTools(path: KeyPath): boolean {
 }
 
 /** A refused key, and for one inside a plugin's options, which plugin's. */
-function prototypeKeyAt(config: Record<string, unknown>, path: KeyPath): string {
+function prototypeKeyAt(entries: (PlanEntry | string[])[], path: KeyPath): string {
   const problem = prototypeKeyProblem(path);
-  if (path[0] !== 'plugins' || !Array.isArray(config.plugins)) return problem;
-  const entry: unknown = config.plugins[path[1] as number];
-  const spec = Array.isArray(entry) ? entry[0] : isRecord(entry) ? entry.plugin : undefined;
-  return typeof spec === 'string' ? problem.replace(':', ` (in the entry of ${JSON.stringify(spec)}):`) : problem;
+  const entry = path[0] === 'plugins' ? entries[path[1] as number] : undefined;
+  return entry && !Array.isArray(entry) ? problem.replace(':', ` (in the entry of ${JSON.stringify(entry.label)}):`) : problem;
 }
 
 /** Collect every problem at once so one edit fixes the file. */
-function checkConfig(config: unknown, label: string, file: string): asserts config is HostConfig {
+function checkConfig(config: unknown, label: string, file: string): PlanEntry[] {
   const problems: string[] = [];
+  let entries: (PlanEntry | string[])[] = [];
   if (!isRecord(config)) {
     problems.push('the config must be a JSON object like {"plugins": ["@toolshed/tool-echo"]}');
   } else {
@@ -119,7 +84,10 @@ function checkConfig(config: unknown, label: string, file: string): asserts conf
     }
     if (config.plugins !== undefined) {
       if (!Array.isArray(config.plugins)) problems.push('"plugins" must be an array');
-      else config.plugins.forEach((entry, index) => checkEntry(entry, `plugins[${index}]`, problems));
+      else {
+        entries = config.plugins.map((entry: unknown, index) => decodeEntry(entry, `plugins[${index}]`, 'config'));
+        for (const entry of entries) if (Array.isArray(entry)) problems.push(...entry);
+      }
     }
     if (config.mcpServers !== undefined) problems.push(...mcpServersProblems(config.mcpServers));
     // VS Code's .vscode/mcp.json, pasted: its "servers" are mcpServers, and its "inputs" are never read.
@@ -128,12 +96,13 @@ function checkConfig(config: unknown, label: string, file: string): asserts conf
     } else if (config.servers !== undefined) problems.push(...mcpServersProblems(config.servers, 'servers'));
     if (config.inputs !== undefined && !Array.isArray(config.inputs))
       problems.push('"inputs" (VS Code\'s prompted inputs) must be an array');
-    if (config.rename !== undefined) checkRename(config.rename, 'rename', problems);
+    if (config.rename !== undefined) problems.push(...renameProblems(config.rename, 'rename'));
     if (config.discover !== undefined && typeof config.discover !== 'boolean') problems.push('"discover" must be true or false');
     if (config.exposure !== undefined) problems.push(...exposureProblems(config.exposure));
-    for (const path of prototypeKeyPaths(config, namesTools)) problems.push(prototypeKeyAt(config, path));
+    for (const path of prototypeKeyPaths(config, namesTools)) problems.push(prototypeKeyAt(entries, path));
   }
   if (problems.length > 0) {
     throw new ConfigError(file, `${label} is not a valid Toolshed config:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
   }
+  return entries as PlanEntry[];
 }

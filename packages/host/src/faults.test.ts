@@ -317,6 +317,20 @@ describe('config files that cannot be used', () => {
     );
   });
 
+  it('refuses entries of the wrong shape in code with the words a config file gets', async () => {
+    setup([]);
+    const plugins = ['ok', ['a', 'b'], { plugin: 'c', extra: 1, rename: { a: 1 } }, 7] as never;
+    await expect(createHost({ cwd: project.dir, plugins })).rejects.toThrow(
+      [
+        'the createHost options are not valid:',
+        '  - plugins[1][1] (the options of a) must be an object',
+        '  - plugins[2].rename["a"] must be the new tool name (a string)',
+        '  - plugins[2] has unknown key "extra"; use plugin, options, rename',
+        '  - plugins[3] must be a package name, a relative path, ["name", {options}] or {"plugin": "name", "options": {...}, "rename": {...}}',
+      ].join('\n'),
+    );
+  });
+
   it('a project package.json that is not valid JSON names the file', async () => {
     project = new Project();
     const file = project.write('package.json', '{ "dependencies": ');

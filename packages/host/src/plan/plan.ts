@@ -8,7 +8,7 @@ import { declaredButMissing, type DeclaredDependency } from '../missing.js';
 import { findPackage, isPackageName, type PackageJson } from '../package.js';
 import { findProjectRoot } from '../root.js';
 import type { HostOptions, PluginReport } from '../types.js';
-import { readEntry, type PlanEntry } from './entry.js';
+import { codeEntries, dependencyEntry, type PlanEntry } from './entry.js';
 import { prepare, type PrepareContext } from './prepare.js';
 import { fail, failedState, newAbout, reportOf, type PluginRecord } from './record.js';
 import { applyRenames } from './renames.js';
@@ -83,14 +83,12 @@ export async function plan(options: HostOptions, purpose: 'load' | 'list' = 'loa
   const records: PluginRecord[] = [];
   const warnings: string[] = [];
 
-  for (const raw of options.plugins ?? []) {
-    const entry = readEntry(raw, 'code');
+  for (const entry of codeEntries(options.plugins)) {
     const { spec } = entry;
     const locate = (): Source => (typeof spec === 'string' ? resolveSpec(spec, cwd, cwd) : { kind: 'object', plugin: spec });
     records.push(await planRecord(entry, locate, { cwd, env, configName: 'the createHost options' }));
   }
-  for (const raw of config.plugins ?? []) {
-    const entry = readEntry(raw, 'config');
+  for (const entry of loaded?.entries ?? []) {
     records.push(
       await planRecord(entry, () => resolveSpec(entry.spec as string, loaded!.baseDir, cwd), { cwd, env, configName: loaded!.label }),
     );
@@ -131,7 +129,7 @@ export async function plan(options: HostOptions, purpose: 'load' | 'list' = 'loa
     for (const dependency of declaredDependencies(cwd)) {
       const { name } = dependency;
       if (seen.has(name) || named.has(name) || !isPackageName(name)) continue;
-      const entry = readEntry(name, 'dependency');
+      const entry = dependencyEntry(name);
       let found: ReturnType<typeof findPackage>;
       try {
         found = findPackage(name, cwd);
@@ -149,7 +147,7 @@ export async function plan(options: HostOptions, purpose: 'load' | 'list' = 'loa
       records.push(await planRecord(entry, () => source, context));
     }
     for (const [name, error] of declaredButMissing(cwd, missing)) {
-      const entry = readEntry(name, 'dependency');
+      const entry = dependencyEntry(name);
       const about = newAbout(entry);
       records.push({ entry, about, state: failedState(about, error, undefined, 'startup') });
     }
