@@ -14,8 +14,8 @@ export { checkDefinition, checkTimeout, sameDefinition } from './tool-definition
 export type { ToolDefinition } from './tool-definition.js';
 export { checkCodeAgainstManifest, checkManifestField, checkManifestFile, manifestOf } from './manifest.js';
 export type { BuiltTools, ManifestField, ManifestFile, ManifestTool } from './manifest.js';
-export { optionIssues, optionPath } from './option-issues.js';
-export type { OptionIssue } from './option-issues.js';
+export { formatPath, optionIssues, optionPath } from './issues.js';
+export type { OptionIssue } from './issues.js';
 export { isEnvReference, resolveEnvReferences } from './env-references.js';
 // Also here (besides @toolshed/core/exposure) so the host's config check needs no second file at start-up.
 export { exposureProblems } from './exposure.js';

@@ -1,4 +1,4 @@
-import { optionPath } from './option-issues.js';
+import { optionPath } from './issues.js';
 import { PluginError } from './plugin-error.js';
 
 /** Whether a value is an `{"env": NAME}` reference (an object with that one key), resolved by resolveEnvReferences. */

@@ -3,6 +3,7 @@ export type { AnySchema, AnyTool, Progress, Tool, ToolAnnotations, ToolContext, 
 export { definePlugin } from './plugin.js';
 export type { AnyPlugin, Plugin, PluginHostInfo, PluginTools } from './plugin.js';
 export { instantiatePlugin } from './instantiate.js';
+export { pluginOptions } from './plugin-options.js';
 export type { InstantiateOptions, PluginInstance } from './instantiate.js';
 export * from './contract.js';
 export { isToolRegistry, ToolRegistry } from './registry.js';

@@ -1,9 +1,8 @@
-import * as v from 'valibot';
 import { isContractError } from './contract-error.js';
 import { describeTool, type ToolDefinition } from './definition.js';
 import { resolveEnvReferences } from './env-references.js';
-import { optionIssues } from './option-issues.js';
 import { PluginError } from './plugin-error.js';
+import { parseOptions } from './plugin-options.js';
 import { checkPluginShape, describeValue } from './plugin-shape.js';
 import type { AnyPlugin } from './plugin.js';
 import { describeThrown } from './thrown.js';
@@ -31,27 +30,6 @@ export interface InstantiateOptions {
   cwd: string;
   /** How messages name the value when it is not a plugin. Default `the plugin`. */
   what?: string;
-}
-
-/** The no-options rule and the options schema: options are parsed here, once. */
-async function parseOptions(plugin: AnyPlugin, options: unknown): Promise<unknown> {
-  if (plugin.options === undefined) {
-    const given = typeof options === 'object' && options !== null ? Object.keys(options) : [];
-    if (given.length > 0) {
-      throw new PluginError(
-        { phase: 'options', plugin: plugin.name, ...(given.length === 1 ? { field: given[0]! } : {}) },
-        `it takes no options, but was given ${given.join(', ')}. Remove them.`,
-      );
-    }
-    return undefined;
-  }
-  const result = await v.safeParseAsync(plugin.options, options ?? {});
-  if (result.success) return result.output;
-  const issues = optionIssues(result.issues);
-  throw new PluginError(
-    { phase: 'options', plugin: plugin.name, ...(issues.length === 1 ? { field: issues[0]!.field } : {}), issues },
-    `invalid options: ${issues.map((issue) => issue.message).join('; ')}.`,
-  );
 }
 
 function closer(tools: readonly AnyTool[]): () => Promise<void> {

@@ -9,16 +9,25 @@ export interface CallIssue {
   message: string;
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-export function formatPath(toolName: string, path: readonly (string | number)[]): string {
-  let out = toolName;
+/**
+ * A path written out as a user writes it, after `root` when there is one: `echo.items[2].b` for a
+ * tool's input, `smtp.password` for an option, `params["a b"]` for a request field.
+ */
+export function formatPath(path: readonly PropertyKey[], root = ''): string {
+  let out = root;
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
-    else if (IDENTIFIER.test(key)) out += `.${key}`;
-    else out += `[${JSON.stringify(key)}]`;
+    else if (typeof key === 'string' && IDENTIFIER.test(key)) out += out === '' ? key : `.${key}`;
+    else out += `[${JSON.stringify(String(key))}]`;
   }
   return out;
+}
+
+/** An option path: `smtp.password`, `to[0]`; `(options)` for the options as a whole. */
+export function optionPath(path: readonly PropertyKey[]): string {
+  return formatPath(path) || '(options)';
 }
 
 /** The kind of value a model sent, in the words of JSON. */
@@ -84,7 +93,7 @@ function issuePath(issue: v.BaseIssue<unknown>): (string | number)[] {
 export function toCallIssues(toolName: string, issues: readonly v.BaseIssue<unknown>[]): CallIssue[] {
   return issues.map((issue) => {
     const path = issuePath(issue);
-    return { path, at: formatPath(toolName, path), message: issueMessage(issue) };
+    return { path, at: formatPath(path, toolName), message: issueMessage(issue) };
   });
 }
 
@@ -95,4 +104,40 @@ export function summarizeIssues(prefix: string, issues: readonly CallIssue[]): s
   const head = `${prefix} ${first.at}: ${first.message}`;
   if (rest.length === 0) return head;
   return [head, ...rest.map((issue) => `${issue.at}: ${issue.message}`)].join('; ');
+}
+
+/** One problem with a plugin's options, as fields: where, and what (never the value given). */
+export interface OptionIssue {
+  /** The option path as a user writes it: `smtp.password`. */
+  field: string;
+  kind: IssueProblem['kind'];
+  /** The problem in words, redacted: safe to print, log and show in a report. */
+  message: string;
+}
+
+// Options may hold secrets (resolved from env references): describe kinds, never values.
+function describe(problem: IssueProblem, at: string): string {
+  switch (problem.kind) {
+    case 'missing':
+      return `option ${at} is required`;
+    case 'unknown':
+      return `unknown option ${JSON.stringify(at)}`;
+    case 'type':
+      return `option ${at}: expected ${problem.expected}, received ${problem.received}`;
+    case 'check': {
+      // A check's message may quote the value it checked (valibot's own messages do).
+      const leaks = typeof problem.input === 'string' && problem.input !== '' && problem.message.includes(problem.input);
+      return leaks ? `option ${at}: failed the ${problem.type} check` : `option ${at}: ${problem.message}`;
+    }
+  }
+}
+
+/** Read valibot's issues with a plugin's options as redacted fields: the one wording host, manifest generation and the kit share. */
+export function optionIssues(issues: readonly v.BaseIssue<unknown>[]): OptionIssue[] {
+  return issues.map((issue) => {
+    const problem = classifyIssue(issue);
+    const keys = (issue.path ?? []).map((item) => item.key as string | number);
+    const field = optionPath(keys);
+    return { field, kind: problem.kind, message: describe(problem, field) };
+  });
 }

@@ -1,5 +1,5 @@
 import { brand, hasBrand } from './brand.js';
-import type { OptionIssue } from './option-issues.js';
+import type { OptionIssue } from './issues.js';
 
 /** The step at which a plugin failed. */
 export type PluginPhase = 'resolve' | 'import' | 'validate' | 'options' | 'register';

@@ -395,7 +395,7 @@ export class ToolRegistry {
     if (nonJson) {
       const issue: CallIssue = {
         path: nonJson.path,
-        at: formatPath(name, nonJson.path),
+        at: formatPath(nonJson.path, name),
         message: `expected ${nonJson.expected}, received ${nonJson.received}`,
       };
       return state.fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', [issue]), issues: [issue] });

@@ -1,4 +1,3 @@
-import { optionIssues } from '@toolshed/core/contract';
 import * as v from 'valibot';
 
 export const DEFAULT_MAX_LINES = 2000;
@@ -37,14 +36,3 @@ export const ReadFileOptionsSchema = v.optional(
 
 export type ReadFileOptions = v.InferInput<typeof ReadFileOptionsSchema>;
 export type ResolvedReadFileOptions = v.InferOutput<typeof ReadFileOptionsSchema>;
-
-/** Validate options given in code, with an error that names the field. */
-export function parseOptions(options: ReadFileOptions): ResolvedReadFileOptions {
-  const parsed = v.safeParse(ReadFileOptionsSchema, options);
-  if (!parsed.success) {
-    // Core's wording, the one the host uses: the option path, never a value a check saw.
-    const issues = optionIssues(parsed.issues).map((issue) => issue.message);
-    throw new TypeError(`@toolshed/tool-read-file: invalid options: ${issues.join('; ')}.`);
-  }
-  return parsed.output;
-}

@@ -8,7 +8,7 @@ import { createTwinSearch } from './hard-links.js';
 import { listEntries, type LinkCheck } from './nearby-names.js';
 import { explain, inUnits } from './note.js';
 import { type HardLinks, openChecked } from './open-checked.js';
-import { parseOptions, type ReadFileOptions } from './options.js';
+import type { ResolvedReadFileOptions } from './options.js';
 import { createPathPolicy, type PathPolicy } from './path-policy.js';
 import { fixedRoot, resolveInRoot, type Root } from './resolve-path.js';
 import { secretIn, secretReason } from './secret-content.js';
@@ -64,11 +64,10 @@ const DESCRIPTION =
   'offset -50 gives the last 50 lines. Secret files and paths outside the project are refused.';
 
 /**
- * Create the read_file tool. Without a `root` it reads from the current
- * working folder; a relative root is taken from there too.
+ * The read_file tool for options its schema has parsed (in core, once). Without a `root` it
+ * reads from the current working folder; a relative root is taken from there too.
  */
-export function createReadFileTool(options: ReadFileOptions = {}) {
-  const settings = parseOptions(options);
+export function readFileTool(settings: ResolvedReadFileOptions) {
   const root = fixedRoot(path.resolve(settings.root ?? '.'));
   const policy = createPathPolicy(settings.deny, settings.allow);
   const { maxLines, maxBytes, maxScanBytes } = settings;

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
-import * as v from 'valibot';
 import { parseAllowList, type AllowList } from './allow.js';
-import { DEFAULTS, SendEmailOptionsSchema, type SendEmailOptions } from './options.js';
+import { DEFAULTS, type ParsedSendEmailOptions } from './options.js';
 import { insideRoot } from './safe-file.js';
 import { resolveLedger, type LedgerConfig } from './stores.js';
 
@@ -36,26 +35,10 @@ function fail(message: string): never {
 }
 
 /**
- * Check the plugin options and resolve paths against `cwd`. Throws an Error that
- * names the option at fault and never quotes a password.
+ * Resolve options the schema has parsed (in core, once): paths against `cwd`, and the rules
+ * between fields. Throws an Error that names the option at fault and never quotes a password.
  */
-export function resolveConfig(options: SendEmailOptions | undefined, cwd: string): SendEmailConfig {
-  const parsed = v.safeParse(SendEmailOptionsSchema, options);
-  if (!parsed.success) {
-    // Name the option and what it should be; never echo the received value (it may be a secret).
-    const problems = parsed.issues.map((issue) => {
-      const path = issue.path?.map((item) => String(item.key)).join('.') ?? '(options)';
-      const wanted =
-        issue.type === 'strict_object' && issue.expected === 'never'
-          ? 'is not an option'
-          : issue.type === 'check'
-            ? issue.message // a check that words its own problem (the ledger option)
-            : `must be ${issue.expected ?? issue.type}`;
-      return `${path} ${wanted}`;
-    });
-    fail(`${problems.join('; ')}.`);
-  }
-  const o = parsed.output;
+export function resolveConfig(o: ParsedSendEmailOptions, cwd: string): SendEmailConfig {
   // Files are written only inside the project (see safe-file.ts); say so when the options are read.
   if (o.outbox !== undefined && !insideRoot(cwd, o.outbox)) {
     fail(
@@ -82,7 +65,7 @@ export function resolveConfig(options: SendEmailOptions | undefined, cwd: string
   };
 }
 
-type SmtpOptions = NonNullable<NonNullable<v.InferOutput<typeof SendEmailOptionsSchema>>['smtp']>;
+type SmtpOptions = NonNullable<ParsedSendEmailOptions['smtp']>;
 
 function resolveSmtp(smtp: SmtpOptions): SmtpConfig {
   let host = smtp.host;

@@ -7,7 +7,7 @@ import { createHost } from '@toolshed/host';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from './config.js';
 import { makeTempDir } from './harness.fixture.js';
-import plugin from './index.js';
+import plugin, { createSendEmailTool } from './index.js';
 
 const PASSWORD = 'hunter2-Secret';
 const bad: [string, unknown, string][] = [
@@ -34,14 +34,18 @@ const bad: [string, unknown, string][] = [
 ];
 
 describe('the ledger option', () => {
-  it.each(bad)('refuses %s, saying what it must be and never quoting a connection string', (_label, ledger, said) => {
+  it.each(bad)('refuses %s, saying what it must be and never quoting a connection string', (label, ledger, said) => {
     let message = '';
     try {
-      resolveConfig({ ledger } as never, '/project');
+      createSendEmailTool({ ledger } as never, { cwd: '/project' });
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toContain(`send_email options: ${said}`);
+    // Where the file is needs the project root, so the plugin checks it; the schema checks the rest.
+    const expected = label.includes('outside')
+      ? `send_email options: ${said}`
+      : `@toolshed/tool-send-email: invalid options: option ${said.replace(/^ledger /, 'ledger: ')}`;
+    expect(message).toContain(expected);
     expect(message).not.toContain(PASSWORD);
   });
 

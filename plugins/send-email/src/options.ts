@@ -4,8 +4,8 @@ import { LedgerOption } from './stores.js';
 const Millis = v.pipe(v.number(), v.integer(), v.minValue(1));
 const Count = v.pipe(v.number(), v.integer(), v.minValue(1));
 
-// Worded to follow the option's path, as both the host (`option smtp.passwordEnv: ...`) and
-// createSendEmailTool (`smtp.passwordEnv ...`) print it. It does not quote the value given.
+// Worded to follow the option's path, as core prints it (`option smtp.passwordEnv: ...`). It does
+// not quote the value given.
 const PASSWORD_ENV_REMOVED =
   'is no longer an option: in toolshed.config.json write "password": {"env": "<the variable>"} in smtp instead ' +
   '(the host reads the variable); in code pass the password itself as smtp.password';
@@ -68,6 +68,7 @@ export const SendEmailOptionsSchema = v.optional(
 );
 
 export type SendEmailOptions = v.InferInput<typeof SendEmailOptionsSchema>;
+export type ParsedSendEmailOptions = v.InferOutput<typeof SendEmailOptionsSchema>;
 
 export const DEFAULTS = {
   from: 'toolshed@localhost',

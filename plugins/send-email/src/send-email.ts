@@ -4,7 +4,7 @@ import { resolveConfig, type SendEmailConfig } from './config.js';
 import { CallLedger, messageIdFor } from './ledger.js';
 import { openStore } from './stores.js';
 import type { Message } from './message.js';
-import type { SendEmailOptions } from './options.js';
+import type { ParsedSendEmailOptions } from './options.js';
 import { composeMessage, outboxName, writeToOutbox } from './outbox.js';
 import { displayPath, isSafeFileError } from './safe-file.js';
 import { SendEmailInput, SendEmailOutput } from './schema.js';
@@ -22,11 +22,11 @@ const DESCRIPTION =
   'Without an SMTP server it goes to a local outbox instead, and the result says so.';
 
 /**
- * Make the send_email tool from its options. `cwd` is the base for the default
- * outbox (`.toolshed/outbox/`) and call ledger. Throws, naming the option, when
- * the options are wrong or the password's environment variable is not set.
+ * Make the send_email tool from options its schema has parsed. `cwd` is the base for the
+ * default outbox (`.toolshed/outbox/`) and call ledger. Throws, naming the option, when
+ * the options do not fit together (see resolveConfig).
  */
-export function createSendEmailTool(options?: SendEmailOptions, host: { cwd: string } = { cwd: process.cwd() }): SendEmailTool {
+export function sendEmailTool(options: ParsedSendEmailOptions, host: { cwd: string }): SendEmailTool {
   const config = resolveConfig(options, host.cwd);
   const smtp = config.smtp ? new SmtpSender(config, config.smtp) : undefined;
   const ledger = new CallLedger<SendEmailOutput>(openStore(config.ledger, config.cwd), (callId) => messageIdFor(config.from, callId));
