@@ -1,16 +1,14 @@
+import { brand, hasBrand } from '@toolshed/core/contract';
+
 const USAGE_ERROR = Symbol.for('toolshed.UsageError');
 
 /** A mistake in how the command was called: exit code 2, message on stderr. */
 export class UsageError extends Error {
   override name = 'UsageError';
-  readonly [USAGE_ERROR] = true;
 }
+brand(UsageError.prototype, USAGE_ERROR);
 
-/**
- * By brand, not instanceof, as every Toolshed error is recognised. Read here rather than with
- * core's hasBrand: this is the command's own error, and requiring @toolshed/core/contract for
- * it was one more package resolution (~0.25 ms) on every plain listing's start.
- */
+/** By brand, not instanceof, as every Toolshed error is recognised. */
 export function isUsageError(value: unknown): value is UsageError {
-  return typeof value === 'object' && value !== null && (value as { [USAGE_ERROR]?: unknown })[USAGE_ERROR] === true;
+  return hasBrand(value, USAGE_ERROR);
 }

@@ -6,7 +6,7 @@ export { coreVersion } from './core-version.js';
 export { ContractError, isContractError } from './contract-error.js';
 export { PluginError, isPluginError } from './plugin-error.js';
 export type { PluginErrorFields, PluginPhase } from './plugin-error.js';
-export { isToolName, TOOL_NAME_PATTERN, TOOL_NAME_RULE } from './name.js';
+export { isToolName, SERVER_NAME_PATTERN, TOOL_NAME_PATTERN, TOOL_NAME_RULE } from './name.js';
 export { isRecord } from './record.js';
 export { brand, hasBrand } from './brand.js';
 export { describeThrown } from './thrown.js';

@@ -1,9 +1,10 @@
 import { optionPath } from './issues.js';
 import { PluginError } from './plugin-error.js';
+import { isRecord } from './record.js';
 
 /** Whether a value is an `{"env": NAME}` reference (an object with that one key), resolved by resolveEnvReferences. */
 export function isEnvReference(value: unknown): value is { env: unknown } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (!isRecord(value)) return false;
   const keys = Object.keys(value);
   return keys.length === 1 && keys[0] === 'env';
 }

@@ -13,6 +13,9 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 export const TOOL_NAME_RULE =
   'a letter or "_" first, then letters, digits, "_" or "-", at most 64 in all (what OpenAI, Anthropic, Gemini and MCP all accept)';
 
+/** What an MCP server may be called (Anthropic's tool-name rule): it names the server's cache file, reports and errors. */
+export const SERVER_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
 export function isToolName(name: unknown): name is string {
   return typeof name === 'string' && TOOL_NAME_PATTERN.test(name);
 }

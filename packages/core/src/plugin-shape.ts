@@ -1,6 +1,7 @@
 import { apiVersionProblem } from './api-version.js';
 import { PluginError } from './plugin-error.js';
 import type { AnyPlugin } from './plugin.js';
+import { isRecord } from './record.js';
 
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
@@ -18,10 +19,10 @@ const FIX = 'Export definePlugin({name, apiVersion, tools}) from @toolshed/core 
 export function checkPluginShape(value: unknown, what: string): AnyPlugin {
   const fail = (message: string, field?: string, plugin?: string) =>
     new PluginError({ phase: 'validate', ...(field ? { field } : {}), ...(plugin ? { plugin } : {}) }, message);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (!isRecord(value)) {
     throw fail(`${what} must be a plugin object, but it is ${describeValue(value)}. ${FIX}`);
   }
-  const plugin = value as Record<string, unknown>;
+  const plugin = value;
   const missing = ['name', 'apiVersion', 'tools'].filter((key) => plugin[key] === undefined);
   if (missing.length > 0) {
     throw fail(`${what} is not a plugin: it lacks ${missing.join(', ')} (it is ${describeValue(value)}). ${FIX}`, missing[0]);
@@ -36,7 +37,7 @@ export function checkPluginShape(value: unknown, what: string): AnyPlugin {
   }
   const problem = apiVersionProblem(plugin.apiVersion);
   if (problem) throw fail(problem, 'apiVersion', name);
-  return value as AnyPlugin;
+  return value as unknown as AnyPlugin;
 }
 
 /** The plugin object in a module namespace: its default export, checked. */

@@ -1,6 +1,7 @@
 import { describeReceived } from './issues.js';
 import { describeThrown } from './thrown.js';
 import type { Progress } from './tool.js';
+import { isRecord } from './record.js';
 
 const TAKES = 'ctx.report() takes { progress: number, total?: number, message?: string }';
 
@@ -21,8 +22,7 @@ export function readProgress(value: unknown): { progress: Progress } | { problem
   try {
     // Read once, here: a getter or a proxy (even a revoked one) could throw, or answer
     // differently a second time.
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-      return { problem: `${TAKES}; it got ${describeReceived(value)}` };
+    if (!isRecord(value)) return { problem: `${TAKES}; it got ${describeReceived(value)}` };
     ({ progress, total, message } = value as Record<string, unknown>);
   } catch (error) {
     return { problem: `${TAKES}; reading it threw (${describeThrown(error)})` };

@@ -13,6 +13,7 @@ import { describeThrown } from './thrown.js';
 import { brand, hasBrand } from './brand.js';
 import { isToolError } from './tool-error.js';
 import type { AnyTool, Progress, ToolContext, ToolLogger } from './tool.js';
+import { isRecord } from './record.js';
 
 /** Ask before a call runs: true to allow, false or `{approved: false, reason}` to deny. */
 export type Approval = boolean | { approved: boolean; reason?: string };
@@ -388,7 +389,7 @@ export class ToolRegistry {
 
     // Every input schema is a JSON object (checked at registration), and
     // valibot's object schemas would take an array for one.
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    if (!isRecord(input)) {
       const issue: CallIssue = { path: [], at: name, message: `expected object, received ${describeReceived(input)}` };
       return state.fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', [issue]), issues: [issue] });
     }

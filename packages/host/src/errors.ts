@@ -1,4 +1,4 @@
-import { hasBrand } from '@toolshed/core/contract';
+import { brand, hasBrand } from '@toolshed/core/contract';
 import type { PluginReport } from './types.js';
 
 // Errors are told apart by a process-wide brand, not instanceof: a global CLI or a
@@ -9,7 +9,6 @@ const HOST_ERROR = Symbol.for('toolshed.HostError');
 /** The config file (or the project's package.json) cannot be used as it is: a usage error, not a plugin fault. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
-  readonly [CONFIG_ERROR] = true;
   constructor(
     readonly file: string,
     message: string,
@@ -21,7 +20,6 @@ export class ConfigError extends Error {
 /** Plugins the user named failed; every failure is listed, and `plugins` holds the whole report. */
 export class HostError extends Error {
   override name = 'HostError';
-  readonly [HOST_ERROR] = true;
   constructor(readonly plugins: PluginReport[]) {
     const failed = plugins.filter((plugin) => plugin.status === 'failed');
     const lines = failed.map((plugin) => `  - ${describeFailure(plugin)}`);
@@ -31,6 +29,9 @@ export class HostError extends Error {
     );
   }
 }
+
+brand(ConfigError.prototype, CONFIG_ERROR);
+brand(HostError.prototype, HOST_ERROR);
 
 /** True for a `ConfigError` from any copy of `@toolshed/host` loaded in this process. */
 export function isConfigError(value: unknown): value is ConfigError {

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { PluginError } from '@toolshed/core/contract';
+import { isRecord, PluginError } from '@toolshed/core/contract';
 
 export interface PackageJson {
   name?: unknown;
@@ -58,7 +58,7 @@ function parsePackageJson(file: string, text: string): PackageJson {
   } catch (error) {
     throw new PluginError({ phase: 'resolve' }, `${file} is not valid JSON (${(error as Error).message}); reinstall the package.`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (!isRecord(value)) {
     throw new PluginError({ phase: 'resolve' }, `${file} is not a JSON object; reinstall the package.`);
   }
   return value as PackageJson;

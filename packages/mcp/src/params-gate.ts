@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ErrorCode, InitializeRequestSchema, isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { formatPath } from '@toolshed/core/contract';
 
 // The requests whose params the SDK checks only with a schema that, when it
 // fails, answers -32603 with the raw validation JSON. We check them first.
@@ -20,7 +21,7 @@ interface Issue {
 function describeIssues(issues: readonly Issue[]): string {
   return issues
     .slice(0, 3)
-    .map(({ path, message }) => `${path.length ? path.map(String).join('.') : 'the request'}: ${message.replace(/^Invalid input: /, '')}`)
+    .map(({ path, message }) => `${formatPath(path) || 'the request'}: ${message.replace(/^Invalid input: /, '')}`)
     .join('; ');
 }
 

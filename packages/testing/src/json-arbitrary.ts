@@ -16,8 +16,6 @@ export interface InvalidInput {
 
 const MAX_DEPTH = 4;
 
-const isObject = (value: unknown): value is JsonSchema => isRecord(value);
-
 function kindOf(value: unknown): Kind {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
@@ -31,8 +29,8 @@ function deref(schema: JsonSchema, root: JsonSchema): JsonSchema {
   for (let hops = 0; typeof node.$ref === 'string' && hops < 10; hops += 1) {
     const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(node.$ref);
     const defs = match ? root[match[1]!] : undefined;
-    const target = isObject(defs) ? defs[decodeURIComponent(match![2]!)] : undefined;
-    if (!isObject(target)) return {};
+    const target = isRecord(defs) ? defs[decodeURIComponent(match![2]!)] : undefined;
+    if (!isRecord(target)) return {};
     const { $ref: _ref, ...siblings } = node;
     node = { ...target, ...siblings };
   }
@@ -61,7 +59,7 @@ export function acceptedKinds(input: JsonSchema, root: JsonSchema): Set<Kind> | 
     if (!Array.isArray(branches)) continue;
     const union = new Set<Kind>();
     for (const branch of branches) {
-      const branchKinds = isObject(branch) ? acceptedKinds(branch, root) : undefined;
+      const branchKinds = isRecord(branch) ? acceptedKinds(branch, root) : undefined;
       if (!branchKinds) return kinds;
       for (const kind of branchKinds) union.add(kind);
     }
@@ -69,7 +67,7 @@ export function acceptedKinds(input: JsonSchema, root: JsonSchema): Set<Kind> | 
   }
   if (Array.isArray(schema.allOf)) {
     for (const branch of schema.allOf) {
-      const branchKinds = isObject(branch) ? acceptedKinds(branch, root) : undefined;
+      const branchKinds = isRecord(branch) ? acceptedKinds(branch, root) : undefined;
       if (branchKinds) narrow(branchKinds);
     }
   }
@@ -84,7 +82,7 @@ export function validArbitrary(fc: Fc, input: JsonSchema, root: JsonSchema, dept
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = schema[key];
     if (Array.isArray(branches) && branches.length > 0) {
-      return fc.oneof(...branches.filter(isObject).map((branch) => validArbitrary(fc, branch, root, depth + 1)));
+      return fc.oneof(...branches.filter(isRecord).map((branch) => validArbitrary(fc, branch, root, depth + 1)));
     }
   }
   const types = Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : [];
@@ -114,17 +112,17 @@ export function validArbitrary(fc: Fc, input: JsonSchema, root: JsonSchema, dept
     case 'null':
       return fc.constant(null);
     case 'array': {
-      const items = isObject(schema.items) && depth < MAX_DEPTH ? validArbitrary(fc, schema.items, root, depth + 1) : fc.constant(null);
+      const items = isRecord(schema.items) && depth < MAX_DEPTH ? validArbitrary(fc, schema.items, root, depth + 1) : fc.constant(null);
       const minLength = num('minItems') ?? 0;
       return fc.array(items, { minLength, maxLength: Math.min(num('maxItems') ?? 3, minLength + 3) });
     }
     case 'object': {
-      const properties = isObject(schema.properties) ? schema.properties : {};
+      const properties = isRecord(schema.properties) ? schema.properties : {};
       const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
       if (depth >= MAX_DEPTH) return fc.constant({});
       const model: Record<string, Arbitrary<unknown>> = {};
       for (const [key, value] of Object.entries(properties)) {
-        if (isObject(value)) model[key] = validArbitrary(fc, value, root, depth + 1);
+        if (isRecord(value)) model[key] = validArbitrary(fc, value, root, depth + 1);
       }
       return fc.record(model, { requiredKeys: required.filter((key) => key in model) });
     }
@@ -161,9 +159,9 @@ interface Slot {
 
 function slots(schema: JsonSchema, root: JsonSchema, path: string[], out: Slot[]): Slot[] {
   const node = deref(schema, root);
-  if (path.length >= MAX_DEPTH || !isObject(node.properties)) return out;
+  if (path.length >= MAX_DEPTH || !isRecord(node.properties)) return out;
   for (const [key, value] of Object.entries(node.properties)) {
-    if (!isObject(value)) continue;
+    if (!isRecord(value)) continue;
     const kinds = acceptedKinds(value, root);
     const at = [...path, key];
     if (kinds) out.push({ path: at, schema: deref(value, root), kinds });
@@ -173,7 +171,7 @@ function slots(schema: JsonSchema, root: JsonSchema, path: string[], out: Slot[]
 }
 
 function withValue(base: unknown, path: readonly string[], value: unknown): unknown {
-  const copy: Record<string, unknown> = isObject(base) ? { ...base } : {};
+  const copy: Record<string, unknown> = isRecord(base) ? { ...base } : {};
   const [head, ...rest] = path;
   copy[head!] = rest.length === 0 ? value : withValue(copy[head!], rest, value);
   return copy;
@@ -189,7 +187,7 @@ const show = (path: readonly string[]) => path.join('.');
  * object gets a key it does not list.
  */
 export function invalidArbitrary(fc: Fc, schema: JsonSchema, samples: readonly unknown[]): Arbitrary<InvalidInput> {
-  const base: Arbitrary<unknown> = samples.length > 0 ? fc.constantFrom(...samples.filter(isObject)) : validArbitrary(fc, schema, schema);
+  const base: Arbitrary<unknown> = samples.length > 0 ? fc.constantFrom(...samples.filter(isRecord)) : validArbitrary(fc, schema, schema);
   const options: Arbitrary<InvalidInput>[] = [
     fc
       .oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }))
@@ -199,7 +197,7 @@ export function invalidArbitrary(fc: Fc, schema: JsonSchema, samples: readonly u
   if (required.length > 0) {
     options.push(
       fc.tuple(base, fc.constantFrom(...required)).map(([value, key]) => {
-        const input: Record<string, unknown> = isObject(value) ? { ...value } : {};
+        const input: Record<string, unknown> = isRecord(value) ? { ...value } : {};
         delete input[key];
         return { input, reason: `the required field "${key}" is missing` };
       }),
@@ -272,7 +270,7 @@ export function invalidArbitrary(fc: Fc, schema: JsonSchema, samples: readonly u
     }
   }
   if (schema.additionalProperties === false) {
-    const known = new Set(Object.keys(isObject(schema.properties) ? schema.properties : {}));
+    const known = new Set(Object.keys(isRecord(schema.properties) ? schema.properties : {}));
     options.push(
       fc
         .tuple(

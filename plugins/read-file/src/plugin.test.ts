@@ -80,7 +80,9 @@ describe('the plugin', () => {
     const parsed = v.safeParse(plugin.options!, options);
     expect(parsed.success).toBe(false);
     expect(v.summarize(parsed.issues!)).toContain(field);
-    expect(() => createReadFileTool(options as never)).toThrow(new RegExp(`^@toolshed/tool-read-file: invalid options: .*option "?${field}`, 's'));
+    expect(() => createReadFileTool(options as never)).toThrow(
+      new RegExp(`^@toolshed/tool-read-file: invalid options: .*option "?${field}`, 's'),
+    );
   });
 });
 

@@ -1,3 +1,5 @@
+import { brand, hasBrand } from '@toolshed/core/contract';
+
 const BRAND = Symbol.for('toolshed.send-email.DeliveryInDoubt');
 
 /** Why a message whose content went out may or may not have been delivered. */
@@ -9,7 +11,6 @@ export type DoubtReason = 'no_final_reply' | 'connection_closed' | 'process_stop
  * the call as in doubt and never sends it again under the same call id.
  */
 export class DeliveryInDoubt extends Error {
-  readonly [BRAND] = true;
   readonly reason: DoubtReason;
 
   constructor(reason: DoubtReason, detail: string) {
@@ -19,6 +20,8 @@ export class DeliveryInDoubt extends Error {
   }
 }
 
+brand(DeliveryInDoubt.prototype, BRAND);
+
 export function isDeliveryInDoubt(value: unknown): value is DeliveryInDoubt {
-  return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
+  return hasBrand(value, BRAND);
 }

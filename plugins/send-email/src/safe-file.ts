@@ -1,6 +1,7 @@
 import { constants, existsSync } from 'node:fs';
 import { lstat, mkdir, open, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { brand, hasBrand } from '@toolshed/core/contract';
 
 /**
  * Files the plugin writes (outbox, call ledger, `.toolshed/`) stay inside the
@@ -35,7 +36,6 @@ export type SafeFileProblem =
   | { kind: 'io'; path: string; errno: string };
 
 export class SafeFileError extends Error {
-  readonly [BRAND] = true;
   readonly problem: SafeFileProblem;
 
   constructor(problem: SafeFileProblem) {
@@ -45,8 +45,10 @@ export class SafeFileError extends Error {
   }
 }
 
+brand(SafeFileError.prototype, BRAND);
+
 export function isSafeFileError(value: unknown): value is SafeFileError {
-  return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
+  return hasBrand(value, BRAND);
 }
 
 function describe(problem: SafeFileProblem): string {

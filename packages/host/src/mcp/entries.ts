@@ -1,10 +1,8 @@
-import { isRecord } from '@toolshed/core/contract';
+import { isRecord, SERVER_NAME_PATTERN as SERVER_NAME } from '@toolshed/core/contract';
 import type { LoadedConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
 import type { HostOptions } from '../types.js';
 import type { ServerEntry } from './source.js';
-
-const SERVER_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** One server of an `mcpServers` value: the entry with its name, and where it is written (`mcpServers[1]`, `mcpServers "github"`). */
 interface Listed {

@@ -70,9 +70,7 @@ export function decodeEntry(entry: unknown, at: string, named: PluginSource): Pl
     return problems.length > 0 ? problems : decoded(entry.plugin, entry.options, entry.rename);
   }
   if (named === 'code' && typeof entry === 'object' && entry !== null) return decoded(entry, undefined);
-  return [
-    `${at} must be a package name, a relative path, ["name", {options}] or {"plugin": "name", "options": {...}, "rename": {...}}`,
-  ];
+  return [`${at} must be a package name, a relative path, ["name", {options}] or {"plugin": "name", "options": {...}, "rename": {...}}`];
 }
 
 /** A package found among the project's dependencies. */

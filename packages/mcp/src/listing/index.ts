@@ -1,9 +1,9 @@
 // @toolshed/mcp/listing: what a server's mount kept for a listing, read without the mount. It
-// needs neither the MCP SDK nor @toolshed/core at run time, so a host lists cached servers
+// needs no MCP SDK at run time, so a host lists cached servers
 // (`toolshed list`, `schema`, `context`) without loading @toolshed/mcp/mount at all.
+import { SERVER_NAME_PATTERN as SERVER_NAME } from '@toolshed/core/contract';
 import { readListing as readKept } from '../mount/cache.js';
 import { listingKey, type McpListing } from '../mount/listing.js';
-import { SERVER_NAME } from '../mount/server-name.js';
 
 export type { McpListing } from '../mount/listing.js';
 

@@ -1,6 +1,5 @@
-import { hasBrand, isRecord } from '@toolshed/core/contract';
+import { brand, hasBrand, isRecord, SERVER_NAME_PATTERN as SERVER_NAME } from '@toolshed/core/contract';
 import type { McpServerConfig, ToolMarks } from './api.js';
-import { SERVER_NAME } from './server-name.js';
 
 const COMMON_KEYS = [
   'name',
@@ -33,7 +32,7 @@ export class McpConfigError extends TypeError {
     this.reason = reason;
   }
 }
-Object.defineProperty(McpConfigError.prototype, MCP_CONFIG_ERROR, { value: true });
+brand(McpConfigError.prototype, MCP_CONFIG_ERROR);
 
 /** True for an `McpConfigError` from any copy of this package. */
 export function isMcpConfigError(value: unknown): value is McpConfigError {

@@ -1,5 +1,6 @@
 import type { JsonSchema } from '@toolshed/core';
-import { isSchemaObject as isObject, rewriteSchema, type SchemaRewriter } from '../json-schema/walk.js';
+import { isRecord } from '@toolshed/core/contract';
+import { rewriteSchema, type SchemaRewriter } from '../json-schema/walk.js';
 
 /**
  * The OpenAPI 3.0 subset Gemini accepts for function parameters. Anything
@@ -89,14 +90,14 @@ function tupleItems(items: JsonSchema[]): JsonSchema {
 }
 
 function isNullSchema(schema: unknown): boolean {
-  return isObject(schema) && schema.type === 'null';
+  return isRecord(schema) && schema.type === 'null';
 }
 
 /** Merge the parts of an `allOf` into one schema: Gemini has no allOf. */
 function mergeAllOf(node: JsonSchema): JsonSchema {
   const { allOf, ...rest } = node;
-  const merged = (allOf as unknown[]).filter(isObject).reduce<JsonSchema>((merged, part) => {
-    const properties = { ...(isObject(merged.properties) ? merged.properties : {}), ...(isObject(part.properties) ? part.properties : {}) };
+  const merged = (allOf as unknown[]).filter(isRecord).reduce<JsonSchema>((merged, part) => {
+    const properties = { ...(isRecord(merged.properties) ? merged.properties : {}), ...(isRecord(part.properties) ? part.properties : {}) };
     const required = [...(Array.isArray(merged.required) ? merged.required : []), ...(Array.isArray(part.required) ? part.required : [])];
     // biome-ignore lint/performance/noAccumulatingSpread: an allOf has a handful of parts; clarity over a mutable merge
     return { ...part, ...merged, properties, required };
@@ -154,7 +155,7 @@ const geminiRewriter: SchemaRewriter<JsonSchema> = {
         continue;
       }
       if (key === 'type' || key === 'anyOf' || key === 'nullable') continue;
-      if (key === 'properties' && isObject(value)) {
+      if (key === 'properties' && isRecord(value)) {
         out.properties = Object.fromEntries(
           Object.entries(value).map(([name, child]) => [name, visit.walk(child, { keyword: 'properties', key: name })]),
         );

@@ -1,3 +1,4 @@
+import { isRecord } from '@toolshed/core/contract';
 import type { JsonSchema } from '@toolshed/core';
 
 /**
@@ -25,13 +26,11 @@ const SINGLE = [
   'unevaluatedItems',
 ];
 
-export const isSchemaObject = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Every subschema directly under a schema, with where it sits; booleans (`true`, `false`) included. */
 export function subschemas(schema: JsonSchema): [SchemaStep, unknown][] {
   const found: [SchemaStep, unknown][] = [];
   for (const [keyword, value] of Object.entries(schema)) {
-    if (KEYED.includes(keyword) && isSchemaObject(value)) {
+    if (KEYED.includes(keyword) && isRecord(value)) {
       for (const [key, child] of Object.entries(value)) found.push([{ keyword, key }, child]);
     } else if ((LISTED.includes(keyword) || keyword === 'items') && Array.isArray(value)) {
       value.forEach((child, index) => found.push([{ keyword, index }, child]));
@@ -114,10 +113,10 @@ export function resolveRef(root: JsonSchema, ref: string): { target: JsonSchema;
   let node: unknown = root;
   for (const key of tokens) {
     if (Array.isArray(node) && /^(0|[1-9]\d*)$/.test(key)) node = node[Number(key)];
-    else if (isSchemaObject(node) && Object.hasOwn(node, key)) node = node[key];
+    else if (isRecord(node) && Object.hasOwn(node, key)) node = node[key];
     else return undefined;
   }
-  if (!isSchemaObject(node)) return undefined;
+  if (!isRecord(node)) return undefined;
   // Written the one way, so that `#/$defs/a` and `#/%24defs/a` are the same place.
   return { target: node, pointer: tokens.map((token) => `/${escapeToken(token)}`).join('') };
 }
@@ -135,7 +134,7 @@ export function rewriteSchema<R>(root: JsonSchema, rewriter: SchemaRewriter<R>):
   let inlined = 0;
 
   function walk(value: unknown, path: readonly SchemaStep[], pointer: string): R {
-    if (!isSchemaObject(value)) return rewriter.other(value, path);
+    if (!isRecord(value)) return rewriter.other(value, path);
     if (typeof value.$ref === 'string') {
       const { $ref: ref, ...siblings } = value;
       const found = resolveRef(root, ref);

@@ -1,3 +1,4 @@
+import { isRecord } from '@toolshed/core/contract';
 import { capText, DEFAULT_MAX_CHARS, emptyResultText, unwritableOutputMessage } from '../result-text.js';
 
 /** An MCP `tools/call` result (`CallToolResult`), text content only. */
@@ -7,10 +8,6 @@ export interface McpCallToolResult {
   isError?: boolean;
   /** The SDK's result type is open-ended; this keeps ours assignable to it. */
   [key: string]: unknown;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** An `isError` result: the model reads the message and can correct its call. */
@@ -42,10 +39,10 @@ export function successResult(name: string, output: unknown, maxChars: number = 
   if (text === undefined || text === '') return { content: [{ type: 'text', text: emptyResultText(name) }] };
   if (text.length > maxChars) {
     const result: McpCallToolResult = { content: [{ type: 'text', text: capText(text, maxChars) }] };
-    if (isPlainObject(output)) result.isError = true;
+    if (isRecord(output)) result.isError = true;
     return result;
   }
   const result: McpCallToolResult = { content: [{ type: 'text', text }] };
-  if (isPlainObject(output)) result.structuredContent = output;
+  if (isRecord(output)) result.structuredContent = output;
   return result;
 }

@@ -1,12 +1,6 @@
 import type { JsonSchema } from '@toolshed/core';
-import {
-  isSchemaObject as isObject,
-  MAX_INLINED_REFS,
-  rewriteSchema,
-  type RefRefusal,
-  type SchemaRewriter,
-  type SchemaStep,
-} from '../json-schema/walk.js';
+import { isRecord } from '@toolshed/core/contract';
+import { MAX_INLINED_REFS, rewriteSchema, type RefRefusal, type SchemaRewriter, type SchemaStep } from '../json-schema/walk.js';
 
 /** Why (part of) a schema cannot be sent with OpenAI `strict: true`. */
 export interface StrictProblem {
@@ -106,7 +100,7 @@ export function acceptsNull(schema: JsonSchema): boolean {
   const { type } = schema;
   if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
   if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
-  if (Array.isArray(schema.anyOf)) return schema.anyOf.some((branch) => isObject(branch) && acceptsNull(branch));
+  if (Array.isArray(schema.anyOf)) return schema.anyOf.some((branch) => isRecord(branch) && acceptsNull(branch));
   return false;
 }
 
@@ -150,7 +144,7 @@ function strictRewriter(totals: { problems: StrictProblem[]; properties: number;
     schema(visit) {
       const { schema: node, path } = visit;
       const problem = (reason: string) => problemAt(path, reason);
-      if (Array.isArray(node.allOf) && node.allOf.length === 1 && isObject(node.allOf[0])) {
+      if (Array.isArray(node.allOf) && node.allOf.length === 1 && isRecord(node.allOf[0])) {
         // One part is no conjunction: the schema is that part (a $ref in it is followed).
         const { allOf, ...rest } = node;
         return visit.walk({ ...(allOf as JsonSchema[])[0], ...rest });
@@ -212,7 +206,7 @@ function strictRewriter(totals: { problems: StrictProblem[]; properties: number;
           problem('it is a record with open-ended keys (propertyNames); strict mode needs every key listed');
         }
         delete out.propertyNames;
-        const properties = isObject(out.properties) ? out.properties : {};
+        const properties = isRecord(out.properties) ? out.properties : {};
         const required = new Set(Array.isArray(out.required) ? out.required.filter((key) => typeof key === 'string') : []);
         const rewritten: JsonSchema = {};
         const omit: string[] = [];
@@ -266,7 +260,7 @@ function strictRewriter(totals: { problems: StrictProblem[]; properties: number;
  * back, or every reason the schema cannot be made strict.
  */
 export function toStrictSchema(schema: JsonSchema): StrictRewrite {
-  if (!isObject(schema) || schema.type !== 'object') {
+  if (!isRecord(schema) || schema.type !== 'object') {
     return { ok: false, problems: [{ at: '(input)', reason: 'the root of the input must be an object schema' }] };
   }
   const totals = { problems: [] as StrictProblem[], properties: 0, enumValues: 0 };
