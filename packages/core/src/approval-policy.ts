@@ -1,5 +1,8 @@
 import type { ToolDefinition } from './definition.js';
-import type { Approval, ApproveHook } from './registry.js';
+
+/** Ask before a call runs: true to allow, false or `{approved: false, reason}` to deny. */
+export type Approval = boolean | { approved: boolean; reason?: string };
+export type ApproveHook = (call: { callId: string; name: string; input: unknown }, tool: ToolDefinition) => Approval | Promise<Approval>;
 
 /**
  * What a registry or a single dispatch does about approval: ask a hook, or

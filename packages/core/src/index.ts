@@ -8,8 +8,6 @@ export type { InstantiateOptions, PluginInstance } from './instantiate.js';
 export * from './contract.js';
 export { isToolRegistry, ToolRegistry } from './registry.js';
 export type {
-  Approval,
-  ApproveHook,
   DeferredTool,
   DispatchOptions,
   RegisteredTool,
@@ -19,7 +17,7 @@ export type {
 export { checkExposure, DEFAULT_EXPOSURE_CONTEXT_WINDOW, DEFAULT_EXPOSURE_SHARE, exposureProblems } from './exposure.js';
 export type { CheckedExposure, Exposure } from './exposure.js';
 export { describeTool } from './definition.js';
-export type { JsonSchema } from './json-schema.js';
+export type { JsonSchema } from './json-schema-input.js';
 export { carriedJsonSchema, jsonSchemaInput } from './json-schema-input.js';
 export type { JsonSchemaProblem, JsonSchemaValidator } from './json-schema-input.js';
 export { ERROR_CODES } from './outcome.js';
@@ -30,4 +28,4 @@ export type { ToolEvent, ToolEventListener } from './events.js';
 export { isToolError, ToolError } from './tool-error.js';
 export type { ToolErrorCode } from './tool-error.js';
 export { approvalPolicy, approvalRisk, needsApproval } from './approval-policy.js';
-export type { ApprovalSetting } from './approval-policy.js';
+export type { Approval, ApprovalSetting, ApproveHook } from './approval-policy.js';

@@ -1,6 +1,8 @@
 import type * as v from 'valibot';
-import type { JsonSchema } from './json-schema.js';
 import type { AnySchema } from './tool.js';
+
+/** A JSON Schema as plain data. */
+export type JsonSchema = { [key: string]: unknown };
 
 /**
  * Where a tool's input schema carries its own JSON Schema: `toolJsonSchema` hands

@@ -1,9 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
-import { carriedJsonSchema } from './json-schema-input.js';
+import { carriedJsonSchema, type JsonSchema } from './json-schema-input.js';
 import { ContractError } from './contract-error.js';
 import type { AnySchema } from './tool.js';
-
-export type JsonSchema = { [key: string]: unknown };
 
 /**
  * Convert a tool's schema to the JSON Schema a model sees. Throws (with the

@@ -1,7 +1,14 @@
 import { setMaxListeners } from 'node:events';
 import * as v from 'valibot';
 import { checkDefinition, checkTimeout, copyDefinition, describeTool, sameDefinition, type ToolDefinition } from './definition.js';
-import { checkApprovalSetting, needsApproval, noApproverMessage, type ApprovalSetting } from './approval-policy.js';
+import {
+  type Approval,
+  type ApprovalSetting,
+  type ApproveHook,
+  checkApprovalSetting,
+  needsApproval,
+  noApproverMessage,
+} from './approval-policy.js';
 import { timeoutMessage } from './timeout-message.js';
 import { EventHub, type ToolEventListener } from './events.js';
 import { type CheckedExposure, checkExposure, type Exposure } from './exposure.js';
@@ -14,10 +21,6 @@ import { brand, hasBrand } from './brand.js';
 import { isToolError } from './tool-error.js';
 import type { AnyTool, Progress, ToolContext, ToolLogger } from './tool.js';
 import { isRecord } from './record.js';
-
-/** Ask before a call runs: true to allow, false or `{approved: false, reason}` to deny. */
-export type Approval = boolean | { approved: boolean; reason?: string };
-export type ApproveHook = (call: { callId: string; name: string; input: unknown }, tool: ToolDefinition) => Approval | Promise<Approval>;
 
 export interface RegistryOptions {
   /**

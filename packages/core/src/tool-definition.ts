@@ -1,5 +1,5 @@
 import { ContractError } from './contract-error.js';
-import type { JsonSchema } from './json-schema.js';
+import type { JsonSchema } from './json-schema-input.js';
 import { assertToolName } from './name.js';
 import { isRecord } from './record.js';
 import type { ToolAnnotations } from './tool.js';

@@ -3,23 +3,12 @@ import { basename, dirname, resolve } from 'node:path';
 import { exposureProblems, isRecord } from '@toolshed/core/contract';
 import { ConfigError } from './errors.js';
 import { mcpServersProblems } from './mcp/entries.js';
+import type { LoadedConfig } from './loaded-config.js';
 import { decodeEntry, renameProblems, type PlanEntry } from './plan/entry.js';
 import { prototypeKeyPaths, prototypeKeyProblem } from './prototype-keys.js';
 import type { HostConfig } from './types.js';
 
 export const CONFIG_FILE = 'toolshed.config.json';
-
-export interface LoadedConfig {
-  config: HostConfig;
-  /** Absolute path of the file, when the config came from one. */
-  file?: string;
-  /** How errors name the config: the file name, or "the host options". */
-  label: string;
-  /** Relative plugin paths are resolved from here. */
-  baseDir: string;
-  /** The entries of `plugins`, decoded. */
-  entries: PlanEntry[];
-}
 
 /** Read and check the config: the named file (which must exist), the project's toolshed.config.json if present, or the object given. */
 export function loadConfig(cwd: string, given: string | HostConfig | false | undefined): LoadedConfig | undefined {

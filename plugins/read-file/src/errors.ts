@@ -1,7 +1,6 @@
 import { isToolError, ToolError } from '@toolshed/core';
 import { similarNames, type LinkCheck } from './nearby-names.js';
 import type { PathPolicy } from './path-policy.js';
-import type { Resolved } from './resolve-path.js';
 
 const SYSTEM_REASONS: Record<string, string> = {
   EACCES: 'the system does not allow reading it (permission denied)',
@@ -39,8 +38,9 @@ export function binary(shown: string, size: number): ToolError {
   return new ToolError('execution_failed', `read_file cannot show ${shown}: it is a binary file (${size} bytes), not text.`);
 }
 
+/** A path that resolved to a missing `name` in the real folder `dir` (shown as `dirDisplay`); `rest` when more path followed. */
 export async function notFound(
-  missing: Extract<Resolved, { kind: 'missing' }>,
+  missing: { display: string; dir: string; dirDisplay: string; name: string; rest: boolean },
   policy: PathPolicy,
   linkAllowed: LinkCheck,
 ): Promise<ToolError> {

@@ -1,5 +1,5 @@
 import { isRecord, SERVER_NAME_PATTERN as SERVER_NAME } from '@toolshed/core/contract';
-import type { LoadedConfig } from '../config.js';
+import type { LoadedConfig } from '../loaded-config.js';
 import { ConfigError } from '../errors.js';
 import type { HostOptions } from '../types.js';
 import type { ServerEntry } from './source.js';
