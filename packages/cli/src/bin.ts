@@ -9,8 +9,8 @@ import { runPlain } from './plain-run.js';
  * Resolves true when the command has ended and left nothing running: a plain listing. It runs
  * no plugin code, has closed any server it started to list its tools, and has written its
  * output and its warnings synchronously (src/print.ts). A caller that owns the process may then
- * end it at once, as the bin does: Node's own teardown of the process (its heap, its background
- * tasks) is about 0.5 ms of a listing's 35. Anything else resolves false: a call's plugin code,
+ * end it at once, as the bin does, without waiting for Node's own teardown of the process (its
+ * heap, its background tasks). Anything else resolves false: a call's plugin code,
  * a server being served or an output stream may still have work, and Node ends the process
  * when that is done.
  */

@@ -6,8 +6,8 @@ import { reportError } from './report-error.js';
 
 /**
  * Run a plain `toolshed list` or `toolshed call` without commander: parsing its
- * program and every command costs more than listing the tools (about 10 ms of a
- * 25 ms budget). Resolves to the command it ran, or false when argv is anything
+ * program and every command costs more than listing the tools. Resolves to the
+ * command it ran, or false when argv is anything
  * else; the full program takes it.
  */
 export async function runPlain(argv: string[]): Promise<'list' | 'call' | false> {

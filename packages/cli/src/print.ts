@@ -25,8 +25,7 @@ function writeAll(fd: 1 | 2, text: string): boolean {
 
 /**
  * Print to stdout by synchronous writes to file descriptor 1, not through process.stdout:
- * making that stream on a pipe loads net and the whole streams stack, about 2 ms of a plain
- * `toolshed list`'s start. A reader that closed the pipe early (`toolshed list | head`) ends
+ * making that stream on a pipe loads net and the whole streams stack. A reader that closed the pipe early (`toolshed list | head`) ends
  * the command quietly, as bin.ts does for the stream; a full non-blocking pipe is waited on.
  */
 export function print(text: string): void {

@@ -7,8 +7,8 @@ let stdoutTerminal: boolean | undefined;
 
 /**
  * Whether stdout is a terminal. Only a character device can be one: asking process.stdout
- * about a pipe or a file would build the stream (net and the streams stack on a pipe, about
- * 2 ms of a plain `toolshed list`) just to hear no.
+ * about a pipe or a file would build the stream (net and the streams stack on a pipe) just to
+ * hear no.
  */
 function stdoutIsTerminal(): boolean {
   if (stdoutTerminal === undefined) {
@@ -23,7 +23,7 @@ function stdoutIsTerminal(): boolean {
 
 /** Colour only for a terminal, and never when NO_COLOR is set (https://no-color.org). */
 export function style(format: Format, text: string, stream?: NodeJS.WriteStream): string {
-  // With NO_COLOR nothing asks what stdout is: its first fstat is about 0.1 ms of a listing.
+  // With NO_COLOR nothing asks what stdout is, not even by fstat.
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return text;
   const terminal = stream ? stream.isTTY === true : stdoutIsTerminal();
   // Our own check decides; styleText would otherwise look at process.stdout only.

@@ -188,7 +188,7 @@ function scopedLogger(logger: ToolLogger, tool: string, callId: string): ToolLog
 // Unique across processes by the random prefix, within one by the counter;
 // a UUID per call would cost more than validating a small input. The prefix
 // is no secret, only a tag: Math.random (seeded per process from the OS) gives
-// its 32 bits without loading Web Crypto, which costs every start 1.5-2 ms.
+// its 32 bits without loading Web Crypto at start.
 const CALL_ID_PREFIX = `call_${Math.floor(Math.random() * 2 ** 32)
   .toString(16)
   .padStart(8, '0')}`;

@@ -38,7 +38,7 @@ export async function runList(options: { json?: boolean }): Promise<void> {
     print('No tools. Install a Toolshed plugin package, e.g. @toolshed/tool-echo.\n');
     return;
   }
-  // One write for the listing: a write per tool was a system call each (about 1.5 ms of 100 tools).
+  // One write for the listing, not a system call per tool.
   const lines = tools.map((tool) => {
     // A plugin loaded from a module file has no package, so no version to show.
     const from = tool.plugin ? style('dim', `  ${pluginLabel({ name: tool.plugin, version: tool.version, source: tool.source })}`) : '';

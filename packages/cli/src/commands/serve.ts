@@ -45,7 +45,7 @@ export function registerServe(program: Command): void {
       'list only a tool_search tool (and exposure.alwaysLoaded) up front; each search makes its matches available and tells the client the list changed',
     )
     .action(async (options: { http?: string; stateless?: boolean; allowOrigin?: string[]; yes?: boolean; toolSearch?: boolean }) => {
-      // The MCP SDK takes ~300 ms to import: only this command pays for it.
+      // The MCP SDK is slow to import: only this command pays for it.
       const mcp = await loadMcp();
       let address: { host?: string; port: number } | undefined;
       if (options.http !== undefined) {

@@ -84,8 +84,7 @@ class ServerMount implements McpMount {
   /**
    * Aborted by close(), so a start under way (a server that hangs at start) gives up at once.
    * Made by the first start: a listing makes and closes mounts that never start, and making
-   * and aborting a controller there loads Node's AbortController and DOMException code (about
-   * 1 ms of a profiled `toolshed list` with two servers).
+   * and aborting a controller there would load Node's AbortController and DOMException code.
    */
   #shutdown: AbortController | undefined;
   /** Removes the entry's secrets from everything that leaves the mount (see MountContext.secrets). */
