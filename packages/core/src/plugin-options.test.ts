@@ -1,8 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { instantiatePlugin } from './instantiate.js';
+import { instantiatePlugin, pluginOptions } from './instantiate.js';
 import { isPluginError } from './plugin-error.js';
-import { pluginOptions } from './plugin-options.js';
 import { definePlugin } from './plugin.js';
 
 const Options = v.object({ greeting: v.optional(v.string(), 'Hello'), contact: v.optional(v.pipe(v.string(), v.email())) });

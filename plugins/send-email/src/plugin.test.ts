@@ -4,6 +4,7 @@ import { approvalPolicy, sameDefinition, ToolRegistry, type AnyTool } from '@too
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import plugin, { createSendEmailTool } from './index.js';
+import { pluginOptions } from '@toolshed/core';
 import { resolveConfig } from './config.js';
 import { makeTempDir } from './harness.fixture.js';
 
@@ -73,6 +74,7 @@ describe('send_email under the default approval policy', () => {
 });
 
 describe('send_email options', () => {
+  const resolved = (options: Parameters<typeof createSendEmailTool>[0], cwd: string) => resolveConfig(pluginOptions(plugin, options), cwd);
   const error = (options: unknown) => {
     try {
       createSendEmailTool(options as never, { cwd: '/project' });
@@ -83,17 +85,14 @@ describe('send_email options', () => {
   };
 
   it('resolves defaults: outbox and ledger under the cwd, STARTTLS port 587, implicit TLS 465', () => {
-    const none = resolveConfig({}, '/project');
+    const none = resolved({}, '/project');
     expect(none.smtp).toBeUndefined();
     expect(none.outboxDir).toBe('/project/.toolshed/outbox');
     expect(none.ledger).toEqual({ kind: 'file', path: '.toolshed/send-email/calls.jsonl' });
     expect(none.from).toBe('toolshed@localhost');
-    const plain = resolveConfig({ from: 'a@example.com', smtp: { host: 'mail.example.com' } }, '/p');
+    const plain = resolved({ from: 'a@example.com', smtp: { host: 'mail.example.com' } }, '/p');
     expect(plain.smtp).toMatchObject({ host: 'mail.example.com', port: 587, secure: false, pool: false });
-    const tls = resolveConfig(
-      { from: 'a@example.com', smtp: { url: 'smtps://bot%40example.com@mail.example.com', password: PASSWORD } },
-      '/p',
-    );
+    const tls = resolved({ from: 'a@example.com', smtp: { url: 'smtps://bot%40example.com@mail.example.com', password: PASSWORD } }, '/p');
     expect(tls.smtp).toMatchObject({ host: 'mail.example.com', port: 465, secure: true, user: 'bot@example.com', password: PASSWORD });
   });
 
@@ -118,7 +117,7 @@ describe('send_email options', () => {
       { from: 'a@example.com', smtp: { host: 'h.example', user: 'u', passwordEnv: 'SMTP_PASSWORD' } },
       'option smtp.passwordEnv: is no longer an option: in toolshed.config.json write "password": {"env": "<the variable>"} in smtp instead',
     ],
-    ['smtp without from', { smtp: { host: 'h.example' } }, '"from" is required'],
+    ['smtp without from', { smtp: { host: 'h.example' } }, 'option from: is required when smtp is configured'],
     ['a from that is no address', { from: 'bot' }, 'option from: failed the email check'],
     ['an unknown option', { form: 'a@example.com' }, 'unknown option "form"'],
     ['a port out of range', { smtp: { host: 'h.example', port: 70000 } }, 'option smtp.port: '],
@@ -140,7 +139,7 @@ describe('send_email options', () => {
   });
 
   it('takes a password given directly (a host that resolved it from the environment)', () => {
-    const config = resolveConfig({ from: 'a@example.com', smtp: { host: 'h.example', user: 'u', password: PASSWORD } }, '/p');
+    const config = resolved({ from: 'a@example.com', smtp: { host: 'h.example', user: 'u', password: PASSWORD } }, '/p');
     expect(config.smtp?.password).toBe(PASSWORD);
   });
 });

@@ -1,5 +1,6 @@
 import { ToolError } from '@toolshed/core';
-import type { SendEmailConfig, SmtpConfig } from './config.js';
+import type { SendEmailConfig } from './config.js';
+import type { SmtpConfig } from './smtp-option.js';
 import { mailFields, type Message } from './message.js';
 import { describeReply, readReply, stepOf } from './replies.js';
 import type { SendEmailOutput } from './schema.js';

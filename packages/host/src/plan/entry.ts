@@ -28,49 +28,44 @@ function labelOf(spec: unknown): string {
   return typeof spec === 'string' ? spec : String((spec as { name?: unknown } | null)?.name ?? '(unnamed plugin)');
 }
 
-/** In code a plugin object stands for itself; `{plugin, ...}` without `apiVersion` is the object form of an entry. */
-const isObjectForm = (entry: Record<string, unknown>, named: PluginSource) =>
-  named !== 'code' || ('plugin' in entry && !('apiVersion' in entry));
-
 /**
  * Decode one entry of `plugins` (`spec`, `[spec, options]` or `{plugin, options, rename}`), from
- * the config file or from code, where `spec` may also be a plugin object: the entry, or every
- * problem with it in the words of where it is written (`at`).
+ * the config file or from code, where `spec` may also be a plugin object (one with `apiVersion`
+ * stands for itself): the entry, or every problem with it in the words of where it is written.
  */
 export function decodeEntry(entry: unknown, at: string, named: PluginSource): PlanEntry | string[] {
-  const specProblem = (spec: unknown, where: string) =>
-    named !== 'code' && typeof spec !== 'string' ? [`${where} must be a package name or a relative path`] : [];
-  const decoded = (spec: unknown, options: unknown, rename: unknown = {}): PlanEntry => ({
+  let [spec, options, rename]: unknown[] = [entry];
+  const problems: string[] = [];
+  const notObject = (value: unknown) => value !== undefined && !isRecord(value);
+  if (Array.isArray(entry)) {
+    [spec, options] = entry;
+    if (entry.length > 2 || spec === undefined || (named !== 'code' && typeof spec !== 'string')) {
+      return [`${at} must be ["package-or-path", {options}]`];
+    }
+    if (notObject(options)) problems.push(`${at}[1] (the options of ${labelOf(spec)}) must be an object`);
+  } else if (isRecord(entry) && (named !== 'code' || ('plugin' in entry && !('apiVersion' in entry)))) {
+    ({ plugin: spec, options, rename } = entry);
+    if (named !== 'code' && typeof spec !== 'string') problems.push(`${at}.plugin must be a package name or a relative path`);
+    if (notObject(options)) problems.push(`${at}.options must be an object`);
+    if (rename !== undefined) problems.push(...renameProblems(rename, `${at}.rename`));
+    for (const key of Object.keys(entry)) {
+      if (!['plugin', 'options', 'rename'].includes(key)) problems.push(`${at} has unknown key "${key}"; use plugin, options, rename`);
+    }
+  } else if (typeof entry === 'string') {
+    if (entry.trim() === '') return [`${at} is empty; write a package name or a relative path`];
+  } else if (named !== 'code' || typeof entry !== 'object' || entry === null) {
+    return [`${at} must be a package name, a relative path, ["name", {options}] or {"plugin": "name", "options": {...}, "rename": {...}}`];
+  }
+  if (problems.length > 0) return problems;
+  const given = options === undefined ? {} : { options: options as PluginOptionsInput };
+  return {
     named,
     spec,
     label: labelOf(spec),
     explicit: named !== 'dependency',
-    ...(options !== undefined ? { options: options as PluginOptionsInput } : {}),
-    rename: rename as Record<string, string>,
-  });
-  if (typeof entry === 'string') {
-    return entry.trim() === '' ? [`${at} is empty; write a package name or a relative path`] : decoded(entry, undefined);
-  }
-  if (Array.isArray(entry)) {
-    if (entry.length < 1 || entry.length > 2 || specProblem(entry[0], at).length > 0 || entry[0] === undefined) {
-      return [`${at} must be ["package-or-path", {options}]`];
-    }
-    if (entry[1] !== undefined && !isRecord(entry[1])) return [`${at}[1] (the options of ${labelOf(entry[0])}) must be an object`];
-    return decoded(entry[0], entry[1]);
-  }
-  if (isRecord(entry) && isObjectForm(entry, named)) {
-    const problems = [
-      ...specProblem(entry.plugin, `${at}.plugin`),
-      ...(entry.options !== undefined && !isRecord(entry.options) ? [`${at}.options must be an object`] : []),
-      ...(entry.rename !== undefined ? renameProblems(entry.rename, `${at}.rename`) : []),
-      ...Object.keys(entry)
-        .filter((key) => !['plugin', 'options', 'rename'].includes(key))
-        .map((key) => `${at} has unknown key "${key}"; use plugin, options, rename`),
-    ];
-    return problems.length > 0 ? problems : decoded(entry.plugin, entry.options, entry.rename);
-  }
-  if (named === 'code' && typeof entry === 'object' && entry !== null) return decoded(entry, undefined);
-  return [`${at} must be a package name, a relative path, ["name", {options}] or {"plugin": "name", "options": {...}, "rename": {...}}`];
+    ...given,
+    rename: (rename ?? {}) as Record<string, string>,
+  };
 }
 
 /** A package found among the project's dependencies. */
@@ -79,16 +74,9 @@ export function dependencyEntry(name: string): PlanEntry {
 }
 
 /** Decode `createHost({plugins})`, refusing it with every problem at once, as a config file is. */
-export function codeEntries(entries: readonly unknown[] | undefined): PlanEntry[] {
-  const problems: string[] = [];
-  const decoded: PlanEntry[] = [];
-  (entries ?? []).forEach((entry, index) => {
-    const result = decodeEntry(entry, `plugins[${index}]`, 'code');
-    if (Array.isArray(result)) problems.push(...result);
-    else decoded.push(result);
-  });
-  if (problems.length > 0) {
-    throw new ConfigError('createHost', `the createHost options are not valid:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
-  }
-  return decoded;
+export function codeEntries(entries: readonly unknown[] = []): PlanEntry[] {
+  const decoded = entries.map((entry, index) => decodeEntry(entry, `plugins[${index}]`, 'code'));
+  const problems = decoded.flatMap((entry) => (Array.isArray(entry) ? entry.map((problem) => `  - ${problem}`) : []));
+  if (problems.length > 0) throw new ConfigError('createHost', `the createHost options are not valid:\n${problems.join('\n')}`);
+  return decoded as PlanEntry[];
 }
