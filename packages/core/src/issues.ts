@@ -136,8 +136,7 @@ function describe(problem: IssueProblem, at: string): string {
 export function optionIssues(issues: readonly v.BaseIssue<unknown>[]): OptionIssue[] {
   return issues.map((issue) => {
     const problem = classifyIssue(issue);
-    const keys = (issue.path ?? []).map((item) => item.key as string | number);
-    const field = optionPath(keys);
+    const field = optionPath(issuePath(issue));
     return { field, kind: problem.kind, message: describe(problem, field) };
   });
 }

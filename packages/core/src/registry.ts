@@ -1,14 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import * as v from 'valibot';
 import { checkDefinition, checkTimeout, copyDefinition, describeTool, sameDefinition, type ToolDefinition } from './definition.js';
-import {
-  type Approval,
-  type ApprovalSetting,
-  type ApproveHook,
-  checkApprovalSetting,
-  needsApproval,
-  noApproverMessage,
-} from './approval-policy.js';
+import type { Approval, ApproveHook } from './approval-policy.js';
+import { checkApprovalSetting, needsApproval, noApproverMessage, type ApprovalSetting } from './approval-policy.js';
 import { timeoutMessage } from './timeout-message.js';
 import { EventHub, type ToolEventListener } from './events.js';
 import { type CheckedExposure, checkExposure, type Exposure } from './exposure.js';
