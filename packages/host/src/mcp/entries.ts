@@ -1,8 +1,15 @@
 import { isRecord } from '@toolshed/core/contract';
-import type { LoadedConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
-import type { HostOptions } from '../types.js';
-import type { ServerEntry } from './source.js';
+import type { HostConfig, HostOptions } from '../types.js';
+
+/** One `mcpServers` entry as given, with where it was written (for errors). */
+export interface ServerEntry {
+  entry: Record<string, unknown> & { name: string };
+  /** Where the entry is: `toolshed.config.json mcpServers[1] "files"`. */
+  where: string;
+  /** What the user edits to change it: the config file's name, or "the createHost options". */
+  configName: string;
+}
 
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -63,7 +70,7 @@ export function mcpServersProblems(value: unknown, key = 'mcpServers'): string[]
 }
 
 /** The MCP servers named in code (first) and in the config file, each with where it was written. */
-export function serverEntries(options: HostOptions, loaded: LoadedConfig | undefined): ServerEntry[] {
+export function serverEntries(options: HostOptions, loaded: { config: HostConfig; label: string } | undefined): ServerEntry[] {
   const entries: ServerEntry[] = [];
   if (options.mcpServers !== undefined) {
     const { servers, problems } = listServers(options.mcpServers, 'mcpServers');
