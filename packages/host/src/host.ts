@@ -218,9 +218,10 @@ export async function createHost<const TPlugins extends readonly PluginEntry<Any
   const registry: ToolRegistry = new ToolRegistry(registryOptions);
   register(registry, result.records, result.cwd, (record, error) => fail(record, error));
   registry.seal();
-  // Plugins the user named must fail startup, not their first call: their code
-  // (options check included) runs now. Only discovered plugins wait for a call.
-  const named = liveRecords(result).filter((record) => record.entry.explicit && record.state.status === 'planned');
+  // Options the user wrote must fail startup, not the first call, and only a plugin's code can
+  // check them: a plugin given options runs now. Every other plugin with a manifest, named
+  // (by package name or path) or discovered, runs on the first call of one of its tools.
+  const named = liveRecords(result).filter((record) => record.options !== undefined && record.state.status === 'planned');
   await Promise.allSettled(named.map((record) => loadDeferred(record, result.cwd)));
   if (anyFailed(result)) {
     // The harness never gets these tools, so nothing else would release what they hold.
