@@ -78,13 +78,8 @@ class ServerMount implements McpMount {
   #relisting: Promise<void> | undefined;
   #relistedAt = -Infinity;
   #closing: Promise<void> | undefined;
-  /**
-   * Aborted by close(), so a start under way (a server that hangs at start) gives up at once.
-   * Made by the first start: a listing makes and closes mounts that never start, and making
-   * and aborting a controller there loads Node's AbortController and DOMException code (about
-   * 1 ms of a profiled `toolshed list` with two servers).
-   */
-  #shutdown: AbortController | undefined;
+  /** Aborted by close(), so a start under way (a server that hangs at start) gives up at once. */
+  readonly #shutdown = new AbortController();
   /** Removes the entry's secrets from everything that leaves the mount (see MountContext.secrets). */
   readonly #redact: Redact;
 
@@ -272,7 +267,7 @@ class ServerMount implements McpMount {
   }
 
   async #start(): Promise<Connection> {
-    const shutdown = (this.#shutdown ??= new AbortController());
+    const shutdown = this.#shutdown;
     this.#state = { status: 'starting', attempt: this.#failures + 1 };
     let connection: Connection;
     let h: Heavy;
@@ -420,7 +415,7 @@ class ServerMount implements McpMount {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#state = { status: 'closed' };
-      this.#shutdown?.abort();
+      this.#shutdown.abort();
       forget(this);
       const connecting = this.#connecting;
       if (connecting) await connecting.catch(() => undefined);
