@@ -28,14 +28,4 @@ export default defineConfig([
     dir: 'dist/mount',
     external: (id) => /^[^./]/.test(id) || HEAVY.some((name) => id === `./${name}.js`),
   }),
-  // What a mount kept for a listing, read without the mount (src/listing): a few kB that a host
-  // requires in place of the mount (and @toolshed/core/contract) when every server kept one.
-  {
-    platform: 'node',
-    resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
-    input: { index: 'src/listing/index.ts' },
-    external: /^[^./]/,
-    output: { dir: 'dist/listing', format: 'esm', entryFileNames: '[name].js' },
-  },
-  commonjs({ input: { index: 'src/listing/index.ts' }, dir: 'dist/listing' }),
 ]);

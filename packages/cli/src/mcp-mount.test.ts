@@ -27,7 +27,7 @@ import {
   startHttpMarker,
   toolshed,
 } from './mcp-project.fixture.js';
-import { builtinsLogPreload, loadedModules, moduleLogImport } from './module-log.fixture.js';
+import { loadedModules, moduleLogImport } from './module-log.fixture.js';
 
 afterAll(removeMade);
 
@@ -162,9 +162,8 @@ describe('two stdio servers: server-everything and the marker server', () => {
     const list = await loaded(['list']);
     // --import runs the bin itself through the ES module loader; everything it loads is required.
     expect(list.esm).toEqual(['cli/bin/toolshed.cjs']);
-    // Each server from the listing its mount kept: the mount itself is not loaded.
-    expect(list.cjs).toEqual(expect.arrayContaining(['host/dist/index.cjs', 'mcp/dist/listing/index.cjs', 'core/dist/contract.cjs']));
-    expect(list.cjs).not.toContain('mcp/dist/mount/index.cjs');
+    // Each server from its cache, by the mount's light entry: no SDK.
+    expect(list.cjs).toEqual(expect.arrayContaining(['host/dist/index.cjs', 'mcp/dist/mount/index.cjs', 'core/dist/contract.cjs']));
     expect(list.cjs.filter((file) => file.includes('@modelcontextprotocol'))).toEqual([]);
 
     const call = await loaded(['call', 'get-sum', '{"a":1,"b":2}']);
@@ -175,45 +174,28 @@ describe('two stdio servers: server-everything and the marker server', () => {
     expect([...call.esm, ...call.cjs].filter((file) => file.includes('@modelcontextprotocol/sdk/dist/cjs/'))).toEqual([]);
   });
 
-  it('a cached list loads neither node:crypto nor node:module: the cache key is hashed in plain JavaScript', async () => {
-    expect((await toolshed(dir, ['list'], env)).code).toBe(0); // the cache is filled (by the first test, or here)
-    const log = path.join(dir, 'builtins.log');
-    expect(await toolshed(dir, ['list'], env, ['--require', builtinsLogPreload(dir, log)])).toMatchObject({ code: 0, stderr: '' });
-    const loaded = readFileSync(log, 'utf8').split('\n');
-    expect(loaded).toContain('NativeModule internal/modules/esm/resolve');
-    expect(loaded.filter((name) => /^NativeModule (module|crypto|internal\/crypto\/.*)$/.test(name))).toEqual([]);
-  });
-
-  it('an edited entry is listed right at once, by the mount from the cache (no server starts), which keeps its listing for the next', async () => {
+  it('an edited entry is listed right at once, by the mount from the cache: no server starts', async () => {
     const config = path.join(dir, 'toolshed.config.json');
     const before = readFileSync(config, 'utf8');
-    const mounted = async () => {
-      const log = path.join(dir, 'modules-edited.log');
-      rmSync(log, { force: true });
-      const run = await toolshed(dir, ['list', '--json'], env, ['--import', moduleLogImport(log)]);
+    const names = async () => {
+      const run = await toolshed(dir, ['list', '--json'], env);
       expect(run).toMatchObject({ code: 0, stderr: '' });
-      const names = (JSON.parse(run.stdout) as { name: string }[]).map((tool) => tool.name);
-      return { names, mount: loadedModules(readFileSync(log, 'utf8')).cjs.some((file) => file.endsWith('mcp/dist/mount/index.cjs')) };
+      return (JSON.parse(run.stdout) as { name: string }[]).map((tool) => tool.name);
     };
     try {
       expect((await toolshed(dir, ['list'], env)).code).toBe(0); // the cache is filled (by the first test, or here)
       const started = starts(marker);
-      const first = await mounted();
-      expect(first.mount).toBe(false);
+      const first = await names();
       writeFileSync(config, JSON.stringify({ mcpServers: [{ ...everything, rename: { echo: 'say_back' } }, markerServer()] }, null, 2));
-      const edited = await mounted();
-      expect(edited.mount).toBe(true);
-      expect(edited.names).toEqual(first.names.map((name) => (name === 'echo' ? 'say_back' : name)));
-      const next = await mounted();
-      expect(next).toEqual({ names: edited.names, mount: false });
+      expect(await names()).toEqual(first.map((name) => (name === 'echo' ? 'say_back' : name)));
       expect(starts(marker)).toBe(started);
     } finally {
       writeFileSync(config, before);
     }
   });
 
-  it('a kept listing does not stand in for a variable the entry names: unset, the listing fails naming it, as without one', async () => {
-    expect((await toolshed(dir, ['list'], env)).code).toBe(0); // the cache and the listings are kept (by the first test, or here)
+  it('the cache does not stand in for a variable the entry names: unset, the listing fails naming it', async () => {
+    expect((await toolshed(dir, ['list'], env)).code).toBe(0); // the cache is filled (by the first test, or here)
     const unset = await toolshed(dir, ['list'], { TEST_MARKER: undefined });
     expect(unset.code).toBe(1);
     expect(unset.stderr).toContain(
@@ -639,7 +621,7 @@ describe('faults and conflicts', () => {
 });
 
 describe('a server offering tools that break the rules', () => {
-  it('`plugins` names each tool left out and why, from a listing and from the cache; the good tools and other plugins work', async () => {
+  it('`plugins` names each tool left out and why, from the server and from the cache; the good tools and other plugins work', async () => {
     // The hostile server of @toolshed/mcp's own attack tests.
     const hostile = {
       name: 'hostile',
@@ -685,11 +667,7 @@ describe('a stdio env value from {"env": NAME}', () => {
     const files = cacheFiles(dir);
     expect(files).toHaveLength(1);
     const cached = readFileSync(path.join(dir, 'node_modules/.cache/toolshed/mcp', files[0]!), 'utf8');
-    const listings = cacheFiles(dir, 'listings').map((name) =>
-      readFileSync(path.join(dir, 'node_modules/.cache/toolshed/mcp', name), 'utf8'),
-    );
-    expect(listings).toHaveLength(1);
-    const everything = [cached, ...listings].join('\n') + runs.map((run) => run.stdout + run.stderr).join('\n');
+    const everything = cached + runs.map((run) => run.stdout + run.stderr).join('\n');
     for (const encoding of [secret, Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('hex'), JSON.stringify(secret)]) {
       expect(everything).not.toContain(encoding);
     }
@@ -714,8 +692,6 @@ describe('a stdio env value from {"env": NAME}', () => {
     expect(JSON.parse(list.stdout).map((tool: { name: string }) => tool.name)).toContain('whoami');
     expect(starts(second.TEST_MARKER)).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(cached);
-    // The listing, too, is keyed on the variable's name: it was read as kept, not made again.
-    expect(cacheFiles(dir, 'listings')).toEqual([`${server.name}.listing.json`]);
 
     expect(await toolshed(dir, ['call', 'whoami', '{}'], second)).toMatchObject({ code: 0, stdout: 'marker-server over stdio\n' });
     expect(starts(second.TEST_MARKER)).toBe(1);
@@ -752,10 +728,6 @@ describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token fr
     expect(cached).toContain('whoami');
     const plugins = await toolshed(dir, ['plugins', '--json', '--refresh'], env);
     expect(plugins.code).toBe(0);
-    const listings = cacheFiles(dir, 'listings').map((name) =>
-      readFileSync(path.join(dir, 'node_modules/.cache/toolshed/mcp', name), 'utf8'),
-    );
-    expect(listings).toHaveLength(1);
     for (const encoding of [
       token,
       Buffer.from(token).toString('base64'),
@@ -763,7 +735,6 @@ describe('Streamable HTTP: the marker server on 127.0.0.1 with a bearer token fr
       encodeURIComponent(`Bearer ${token}`),
     ]) {
       expect(cached).not.toContain(encoding);
-      for (const listing of listings) expect(listing).not.toContain(encoding);
       expect(readFileSync(path.join(dir, 'node_modules/.cache/toolshed/mcp', files[0]!), 'utf8')).not.toContain(encoding);
       expect(plugins.stdout + plugins.stderr + run.stdout + run.stderr).not.toContain(encoding);
     }

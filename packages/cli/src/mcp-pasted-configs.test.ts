@@ -21,10 +21,12 @@ afterAll(() => {
   removeMade();
 });
 
-/** Every cache and listing file of a project, as text. */
+/** Every cache file of a project, as text. */
 function cacheText(dir: string): string {
   const folder = path.join(dir, 'node_modules/.cache/toolshed/mcp');
-  return [...cacheFiles(dir), ...cacheFiles(dir, 'listings')].map((name) => readFileSync(path.join(folder, name), 'utf8')).join('\n');
+  return cacheFiles(dir)
+    .map((name) => readFileSync(path.join(folder, name), 'utf8'))
+    .join('\n');
 }
 
 function spellings(secret: string): string[] {

@@ -60,11 +60,10 @@ export function project(config: object, options: { echo?: boolean } = {}): strin
   return dir;
 }
 
-/** The servers' cache files (`<name>.json`), and beside them the listings their mounts keep (`<name>.listing.json`). */
-export const cacheFiles = (dir: string, kind: 'tools' | 'listings' = 'tools') => {
+/** The servers' cache files (`<name>.json`): everything the project's cache folder holds. */
+export const cacheFiles = (dir: string) => {
   const cache = path.join(dir, 'node_modules/.cache/toolshed/mcp');
-  const listing = (file: string) => file.endsWith('.listing.json');
-  return existsSync(cache) ? readdirSync(cache).filter((file) => file.endsWith('.json') && (kind === 'listings') === listing(file)) : [];
+  return existsSync(cache) ? readdirSync(cache) : [];
 };
 
 /**

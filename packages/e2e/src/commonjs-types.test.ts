@@ -12,13 +12,12 @@ const TSC = path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
 const SOURCE = `import { main, run } from '@toolshed/cli';
 import { createHost } from '@toolshed/host';
 import { coreVersion, isToolName, PluginError } from '@toolshed/core/contract';
-import { readListing } from '@toolshed/mcp/listing';
 import { checkServerConfig } from '@toolshed/mcp/mount';
 import { TOOL_FORMATS } from '@toolshed/providers/formats';
 import type { CreateHostOptions } from '@toolshed/host';
 
 const options: CreateHostOptions<[]> = { discover: false };
-export const uses = [run(['list']), main(['node', 'toolshed', 'list']), createHost(options), coreVersion(), isToolName('echo'), checkServerConfig, readListing, TOOL_FORMATS];
+export const uses = [run(['list']), main(['node', 'toolshed', 'list']), createHost(options), coreVersion(), isToolName('echo'), checkServerConfig, TOOL_FORMATS];
 export const error: PluginError = new PluginError({ phase: 'resolve' }, 'a class is a value and a type');
 
 export const wrong = [
@@ -27,17 +26,15 @@ export const wrong = [
   checkServerConfig({}, 1),
   TOOL_FORMATS.includes(7),
   run('list'),
-  readListing({ name: 'files' }, '/project'),
 ];
 `;
-// One error per wrong use, on its own line (14 to 19), as tsc reports it.
+// One error per wrong use, on its own line (13 to 17), as tsc reports it.
 const WRONG = [
-  'index.ts(14,16): error TS2561',
-  'index.ts(15,15): error TS2554',
+  'index.ts(13,16): error TS2561',
+  'index.ts(14,15): error TS2554',
+  'index.ts(15,25): error TS2345',
   'index.ts(16,25): error TS2345',
-  'index.ts(17,25): error TS2345',
-  'index.ts(18,7): error TS2345',
-  'index.ts(19,34): error TS2345',
+  'index.ts(17,7): error TS2345',
 ];
 
 let project: string;

@@ -5,8 +5,8 @@ import { loadSource } from './plan/load-source.js';
 import { plan, snapshot, type Plan } from './plan/plan.js';
 import { leftOutWarning } from './plan/renames.js';
 import { fail, reportOf, type PluginRecord } from './plan/record.js';
-import { isLive, toolOf, type LiveState, type PluginState } from './plan/state.js';
-import { closeMounts, plannedState } from './mcp/source.js';
+import { isLive, toolOf, type LiveState } from './plan/state.js';
+import { closeMounts, plannedState } from './plan/mcp.js';
 import type { CheckedEntries, Host, HostOptions, Inspection, PluginEntry } from './types.js';
 
 /**
@@ -33,7 +33,7 @@ function anyFailed(result: Plan): boolean {
  * main entry when every plugin has a manifest, so listings stay cheap.
  */
 export async function inspectPlugins(options: HostOptions = {}): Promise<Inspection> {
-  const result = await plan(options, 'list');
+  const result = await plan(options);
   const plugins = snapshot(result.records);
   // A server started here only to list its tools (it had no cache) is not kept running.
   await closeMounts(result.records);
@@ -160,19 +160,20 @@ function followServerChanges(
 ): void {
   const current = [...result.records];
   current.forEach((record, index) => {
-    const mount = record.about.server?.mount;
-    if (!mount || !isLive(record.state)) return;
-    const timeoutMs = record.state.tools[0]?.timeoutMs;
+    const { state } = record;
+    if (!isLive(state) || state.source.kind !== 'mcp') return;
+    const { source } = state;
+    const { mount } = source;
     // The names its tools were given (the entry's and the config-wide renames), kept for the new list.
-    const renamedAs = new Map(record.state.tools.map((tool) => [tool.original, tool.definition.name]));
+    const renamedAs = new Map(state.tools.map((tool) => [tool.original, tool.definition.name]));
     const rename = record.entry.rename;
     mount.onToolsChanged(() => {
       // refresh() lists once more and makes tool() serve the new list; a failure is the mount's to log.
       void mount.refresh().then(
         (definitions) => {
           const about = { ...record.about };
-          const state = plannedState(definitions, timeoutMs, { kind: 'mcp', mount }, about) as Extract<PluginState, { status: 'planned' }>;
-          state.tools = state.tools.map((tool) => {
+          const next = plannedState(definitions, source, about);
+          next.tools = next.tools.map((tool) => {
             const name = renamedAs.get(tool.original) ?? (Object.hasOwn(rename, tool.original) ? rename[tool.original]! : tool.original);
             return name === tool.definition.name ? tool : { ...tool, definition: { ...tool.definition, name } };
           });
@@ -182,7 +183,7 @@ function followServerChanges(
             if (at !== index && isLive(other.state)) for (const tool of other.state.tools) taken.set(tool.definition.name, other);
           });
           // Its own tools too: a new tool may take the name another of its tools was renamed to.
-          const kept = state.tools.flatMap((tool, at) => {
+          const kept = next.tools.flatMap((tool, at) => {
             const owner = taken.get(tool.definition.name);
             if (owner) {
               warn(leftOutWarning(record, tool.definition.name, tool.original, owner));
@@ -191,9 +192,9 @@ function followServerChanges(
             taken.set(tool.definition.name, record);
             return [at];
           });
-          state.tools = kept.map((at) => state.tools[at]!);
-          state.manifest = kept.map((at) => state.manifest[at]!);
-          current[index] = { ...record, about, state };
+          next.tools = kept.map((at) => next.tools[at]!);
+          next.manifest = kept.map((at) => next.manifest[at]!);
+          current[index] = { ...record, about, state: next };
           changed(build(current));
         },
         () => undefined,
@@ -217,9 +218,10 @@ export async function createHost<const TPlugins extends readonly PluginEntry<Any
   const registry: ToolRegistry = new ToolRegistry(registryOptions);
   register(registry, result.records, result.cwd, (record, error) => fail(record, error));
   registry.seal();
-  // Plugins the user named must fail startup, not their first call: their code
-  // (options check included) runs now. Only discovered plugins wait for a call.
-  const named = liveRecords(result).filter((record) => record.entry.explicit && record.state.status === 'planned');
+  // Options the user wrote must fail startup, not the first call, and only a plugin's code can
+  // check them: a plugin given options runs now. Every other plugin with a manifest, named
+  // (by package name or path) or discovered, runs on the first call of one of its tools.
+  const named = liveRecords(result).filter((record) => record.options !== undefined && record.state.status === 'planned');
   await Promise.allSettled(named.map((record) => loadDeferred(record, result.cwd)));
   if (anyFailed(result)) {
     // The harness never gets these tools, so nothing else would release what they hold.

@@ -1,14 +1,6 @@
-import type {
-  AnyPlugin,
-  AnySchema,
-  Exposure,
-  Plugin,
-  PluginPhase,
-  RegistryOptions,
-  ToolAnnotations,
-  ToolDefinition,
-  ToolRegistry,
-} from '@toolshed/core';
+import type { AnyPlugin, AnySchema, Exposure, Plugin, PluginPhase, RegistryOptions, ToolDefinition, ToolRegistry } from '@toolshed/core';
+// Types only: @toolshed/mcp, an optional peer, declares what an MCP server entry and its state are.
+import type { EnvReference, McpServerEntry, McpServerState } from '@toolshed/mcp/mount';
 import type { InferInput } from 'valibot';
 
 /**
@@ -17,7 +9,7 @@ import type { InferInput } from 'valibot';
  */
 export type PluginSource = 'code' | 'config' | 'dependency' | 'mcp';
 
-export type { PluginPhase };
+export type { EnvReference, McpServerEntry, McpServerState, PluginPhase };
 
 /**
  * `loaded`: its tools are registered (its code may still be waiting for the first call, see `imported`).
@@ -68,19 +60,6 @@ export interface PluginReport {
   server?: McpServerReport;
 }
 
-/** Where a mounted MCP server is (the runtime's state, as plain data). */
-export type McpServerState =
-  /** Not started (or not connected) in this process. */
-  | { status: 'idle' }
-  /** Spawning or connecting; `attempt` counts from 1 since the last success. */
-  | { status: 'starting'; attempt: number }
-  /** Connected; `pid` for a stdio child. */
-  | { status: 'connected'; since: number; pid?: number }
-  /** The last start failed or the server went away; calls before `retryAt` (epoch ms) fail at once with `message`. */
-  | { status: 'failed'; message: string; attempts: number; retryAt?: number }
-  /** The host was closed. */
-  | { status: 'closed' };
-
 export interface McpServerReport {
   transport: 'stdio' | 'http';
   state: McpServerState;
@@ -88,56 +67,11 @@ export interface McpServerReport {
   cached: boolean;
 }
 
-/** `{"env": "NAME"}`: the value of an environment variable, read when the host starts. */
-export interface EnvReference {
-  env: string;
-}
+/** One entry of `mcpServers` with stdio's fields (see McpServerEntry). */
+export type McpStdioServerEntry = Extract<McpServerEntry, { command: string }>;
 
-interface McpServerEntryBase {
-  /**
-   * The server's name in reports and outcome messages (`^[a-zA-Z0-9_-]{1,64}$`). In the object
-   * form of `mcpServers` (as Claude Desktop, Cursor, Claude Code and VS Code write it) the key is
-   * the name, and `name` may be left out.
-   */
-  name: string;
-  /** As other clients write it: `"stdio"` with `command`; `"http"` (or `"streamable-http"`) or `"sse"` with `url`. */
-  type?: 'stdio' | 'http' | 'streamable-http' | 'sse';
-  /** Only these tools, by the server's own names. */
-  include?: string[];
-  /** Never these tools, by the server's own names. */
-  exclude?: string[];
-  /** Toolshed names for the server's tools: `{"read_text_file": "fs_read"}`. */
-  rename?: Record<string, string>;
-  /**
-   * Marks that override what the server says, by the server's tool name or `"*"` for all of
-   * them; hints the server leaves out count as the MCP spec says (destructive, open-world).
-   */
-  annotations?: Record<string, ToolAnnotations>;
-  /** Default timeout of a call to this server's tools. */
-  timeoutMs?: number;
-}
-
-/** An MCP server started as a child process (stdio). It gets only the environment named in `env` (plus PATH, HOME, ...). */
-export interface McpStdioServerEntry extends McpServerEntryBase {
-  command: string;
-  /** `${NAME}`, `${NAME:-default}`, `${env:NAME}`, `${workspaceFolder}` and `${userHome}` are expanded in each. */
-  args?: string[];
-  /** Values as text (with `${NAME}` references, as in `args`) or `{"env": "NAME"}`. */
-  env?: Record<string, string | EnvReference>;
-  /** Working directory, relative to the project root. */
-  cwd?: string;
-}
-
-/** An MCP server reached over Streamable HTTP. */
-export interface McpHttpServerEntry extends McpServerEntryBase {
-  /** With `${NAME}` references, as in `args`; credentials in it go as `Authorization: Basic`. */
-  url: string;
-  /** Values as text (`"Bearer ${TOKEN}"`) or `{"env": "NAME"}`; one line each. */
-  headers?: Record<string, string | EnvReference>;
-}
-
-/** One entry of `mcpServers`, in toolshed.config.json or `createHost({mcpServers})`. */
-export type McpServerEntry = McpStdioServerEntry | McpHttpServerEntry;
+/** One entry of `mcpServers` with Streamable HTTP's fields (see McpServerEntry). */
+export type McpHttpServerEntry = Extract<McpServerEntry, { url: string }>;
 
 /** An entry of the object form, keyed by its name (`name` may be left out, or must equal the key). */
 export type McpNamedServerEntry =

@@ -14,7 +14,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ToolRegistry } from '@toolshed/core';
-import { echo } from '@toolshed/tool-echo';
+import { echo } from '../test-fixtures/tools.mjs';
 import { bench, describe } from 'vitest';
 import { z } from 'zod';
 import { createMcpServer, serveHttp } from '../dist/index.js';

@@ -1,4 +1,7 @@
-import type { RegistryOptions, ToolRegistry } from '@toolshed/core';
+import type { AnyTool, RegistryOptions, ToolRegistry } from '@toolshed/core';
+
+/** The echo plugin's tool. */
+export const echo: AnyTool;
 
 export interface Seen {
   slowStarted: number;

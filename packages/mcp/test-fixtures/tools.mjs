@@ -1,8 +1,18 @@
 // Tools for the MCP tests, in plain JS so that a spawned `node` process (the
 // stdio server) and the vitest tests share one definition.
 import { defineTool, ToolError, ToolRegistry } from '@toolshed/core';
-import { echo } from '@toolshed/tool-echo';
 import * as v from 'valibot';
+
+// The echo plugin's tool, written out: this package's tests need no plugin package (host, which
+// builds the plugins' manifests, builds after this package, whose types it imports).
+export const echo = defineTool({
+  name: 'echo',
+  description: 'Return the given text unchanged. Useful to check that tool calls work.',
+  input: v.object({ text: v.pipe(v.string(), v.description('The text to return.')) }),
+  output: v.object({ text: v.string() }),
+  annotations: { readOnly: true, idempotent: true },
+  run: ({ text }) => ({ text }),
+});
 
 /** A registry with tools that exercise every path of tools/call, and a record of what handlers saw. */
 /** @param {import("@toolshed/core").RegistryOptions} [registryOptions] */

@@ -103,3 +103,22 @@ it("createHost({mcpServers}) takes the object form too, each key its entry's nam
     'mcp server "files" [options]: option args[0] refers to environment variable UNSET_IN_THIS_TEST, which is not set.',
   );
 });
+
+// A real MCP server over stdio: @toolshed/mcp's own test server (its test tools, echo among them).
+const STDIO_SERVER = fileURLToPath(new URL('../../../mcp/test-fixtures/stdio-server.mjs', import.meta.url));
+
+it('createHost({mcpServers}) takes every field the config file takes: startTimeoutMs, readOnlyTools, type', async () => {
+  setup();
+  const server = { name: 'tools', command: process.execPath, args: [STDIO_SERVER], type: 'stdio' as const, readOnlyTools: ['echo'] };
+  const host = await createHost({ cwd: project.dir, mcpServers: [{ ...server, startTimeoutMs: 20_000 }] });
+  try {
+    expect(await host.registry.dispatch({ name: 'echo', input: { text: 'hi' } })).toMatchObject({ ok: true, output: { text: 'hi' } });
+  } finally {
+    await host.close();
+  }
+  // The field reaches @toolshed/mcp's check, which names it.
+  const refused = await createHost({ cwd: project.dir, mcpServers: [{ ...server, startTimeoutMs: -1 }] }).catch(
+    (thrown: unknown) => thrown,
+  );
+  expect((refused as Error).message).toContain('createHost options mcpServers[0] "tools": "startTimeoutMs"');
+});

@@ -2,7 +2,15 @@ import { isRecord, SERVER_NAME_PATTERN as SERVER_NAME } from '@toolshed/core/con
 import type { LoadedConfig } from '../loaded-config.js';
 import { ConfigError } from '../errors.js';
 import type { HostOptions } from '../types.js';
-import type { ServerEntry } from './source.js';
+
+/** One `mcpServers` entry as given, with where it was written (for errors). */
+export interface ServerEntry {
+  entry: Record<string, unknown> & { name: string };
+  /** Where the entry is: `toolshed.config.json mcpServers[1] "files"`. */
+  where: string;
+  /** What the user edits to change it: the config file's name, or "the createHost options". */
+  configName: string;
+}
 
 /** One server of an `mcpServers` value: the entry with its name, and where it is written (`mcpServers[1]`, `mcpServers "github"`). */
 interface Listed {

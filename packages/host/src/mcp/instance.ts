@@ -1,6 +1,6 @@
 import type { PluginInstance } from '@toolshed/core';
 import type { ManifestTool } from '../manifest.js';
-import type { McpMount } from './runtime.js';
+import type { McpMount } from '@toolshed/mcp/mount';
 
 /**
  * A mounted server's tools as a plugin instance: one core Tool per listed definition (inputs

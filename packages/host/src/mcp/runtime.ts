@@ -1,72 +1,16 @@
 import { join } from 'node:path';
-import type { AnyTool, ToolDefinition } from '@toolshed/core';
-import type { McpServerState } from '../types.js';
+// Types only: @toolshed/mcp is an optional peer, loaded at run time only when a config names servers.
+import type { CheckServerConfig, MountServer } from '@toolshed/mcp/mount';
 
-/**
- * The members of `@toolshed/mcp/mount` the host uses, written out here rather than imported:
- * @toolshed/mcp is an optional peer, so host's types must not need it installed.
- */
-export interface McpMount {
-  readonly name: string;
-  cached(): ToolDefinition[] | undefined;
-  refresh(): Promise<ToolDefinition[]>;
-  /** What the last listing left out and why (absent from an older @toolshed/mcp). */
-  notices?(): string[];
-  tool(name: string): AnyTool;
-  state(): McpServerState;
-  onToolsChanged(listener: (definitions: ToolDefinition[]) => void): () => void;
-  close(): Promise<void>;
-}
-
-/** A server entry as the runtime takes it: every `{"env": NAME}` already resolved to a string. */
-export type ResolvedServerConfig = Record<string, unknown> & { name: string };
-
-/**
- * What of an entry was read from the environment, as written: keys of `env` and `headers` given as
- * `{"env": NAME}` (the name) or with `${NAME}` (the text), indexes of `args` likewise, and `url`.
- */
-export interface FromEnv {
-  env?: Record<string, string>;
-  headers?: Record<string, string>;
-  args?: Record<string, string>;
-  url?: string;
-}
-
+/** The members of `@toolshed/mcp/mount` the host uses. */
 export interface MountRuntime {
-  checkServerConfig(value: unknown, where: string): ResolvedServerConfig;
-  /**
-   * `fromEnv`: the cache is keyed on these names, not the values (an older @toolshed/mcp ignores
-   * it and hashes the values). `written`: the entry as the config wrote it, under which the
-   * mount keeps its listing for `@toolshed/mcp/listing`.
-   */
-  mountServer(
-    config: ResolvedServerConfig,
-    ctx: {
-      cwd: string;
-      cacheDir: string;
-      fromEnv?: FromEnv;
-      written?: Record<string, unknown>;
-      /** Values read from the environment, which the runtime keeps out of everything it says (ignored by an older @toolshed/mcp). */
-      secrets?: readonly string[];
-      log?: (line: string) => void;
-      progress?: (line: string) => void;
-    },
-  ): McpMount;
-}
-
-/** `@toolshed/mcp/listing`: what a server's mount kept for a listing, read without the mount. */
-export interface ListingRuntime {
-  readListing(
-    written: Record<string, unknown>,
-    ctx: { cwd: string; cacheDir: string },
-  ): { definitions: ToolDefinition[]; notices: string[] } | undefined;
+  checkServerConfig: CheckServerConfig;
+  mountServer: MountServer;
 }
 
 export const INSTALL_MCP = 'install @toolshed/mcp to mount MCP servers: npm install @toolshed/mcp';
 
-// Typed as string so that TypeScript does not look for the optional peer's types.
-const MOUNT: string = '@toolshed/mcp/mount';
-const LISTING: string = '@toolshed/mcp/listing';
+const MOUNT = '@toolshed/mcp/mount';
 
 function notFound(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException)?.code;
@@ -110,11 +54,6 @@ async function loadMcp<T>(entry: string, cwd: string): Promise<T | undefined> {
 /** The mount runtime (`@toolshed/mcp/mount`), or undefined when @toolshed/mcp is not installed. */
 export function loadMountRuntime(cwd: string): Promise<MountRuntime | undefined> {
   return loadMcp<MountRuntime>(MOUNT, cwd);
-}
-
-/** `@toolshed/mcp/listing`, or undefined when @toolshed/mcp is not installed. */
-export function loadListingRuntime(cwd: string): Promise<ListingRuntime | undefined> {
-  return loadMcp<ListingRuntime>(LISTING, cwd);
 }
 
 /** Where the runtime keeps one manifest per server, keyed by a hash of its config. */

@@ -26,9 +26,6 @@ export async function loadSource(
       return importAndInstantiate(await packageEntry(source.dir, source.pkg), options, cwd, imported);
     case 'mcp':
       return mountInstance(source.mount, manifest);
-    case 'mcp-listing':
-      // Only inspectPlugins plans a server so, and it loads no plugin.
-      throw new Error('an MCP server planned for a listing has no mount to run its tools; createHost plans it with one');
     default:
       return unknownSource(source);
   }

@@ -16,7 +16,8 @@ import { resolveSpec } from './resolve.js';
 import type { Source } from './source.js';
 import { isLive } from './state.js';
 import { mcpLog, serverEntries } from '../mcp/entries.js';
-import { planMcpServers } from '../mcp/source.js';
+import { loadMountRuntime } from '../mcp/runtime.js';
+import { locateServer } from './mcp.js';
 
 export interface Plan {
   cwd: string;
@@ -28,10 +29,10 @@ export interface Plan {
 }
 
 /** Plan one plugin: find it, then prepare it; a failure becomes its state, never a throw. */
-async function planRecord(entry: PlanEntry, locate: () => Source, context: PrepareContext): Promise<PluginRecord> {
+async function planRecord(entry: PlanEntry, locate: () => Source | Promise<Source>, context: PrepareContext): Promise<PluginRecord> {
   const about = newAbout(entry);
   try {
-    const { state, options } = await prepare(locate(), entry.options, about, context);
+    const { state, options } = await prepare(await locate(), entry.options, about, context);
     return { entry, about, state, ...(options ? { options } : {}) };
   } catch (error) {
     return { entry, about, state: failedState(about, error, undefined, 'startup') };
@@ -67,12 +68,8 @@ function declaredDependencies(cwd: string): DeclaredDependency[] {
   return [...declared.values()];
 }
 
-/**
- * Find and check every plugin; run the code only of those without a static manifest. `purpose`
- * 'list' plans for inspectPlugins, which loads nothing: a server may then be planned from the
- * listing its mount kept, without the mount.
- */
-export async function plan(options: HostOptions, purpose: 'load' | 'list' = 'load'): Promise<Plan> {
+/** Find and check every plugin; run the code only of those without a static manifest. */
+export async function plan(options: HostOptions): Promise<Plan> {
   // A cwd given in so many words is the root; otherwise the root is found upward, as npm finds its prefix.
   const cwd = options.cwd !== undefined ? resolve(options.cwd) : findProjectRoot(process.cwd());
   const env = options.env ?? process.env;
@@ -111,16 +108,23 @@ export async function plan(options: HostOptions, purpose: 'load' | 'list' = 'loa
 
   // After the check for plugins named twice (a server's name is not a package's). Where a tool name
   // is offered twice, applyRenames settles plugins first whatever this order: a server's tool loses.
-  records.push(
-    ...(await planMcpServers(serverEntries(options, loaded), {
+  const servers = serverEntries(options, loaded);
+  if (servers.length > 0) {
+    const context = {
       cwd,
       env,
-      refresh: options.refreshServers === true,
-      listing: purpose === 'list',
+      runtime: loadMountRuntime(cwd),
       ...mcpLog(options),
       ...(options.progress ? { progress: options.progress } : {}),
-    })),
-  );
+    };
+    // Servers start at once, not one after another: a cold start is one server's wait, not the sum.
+    const planned = servers.map((server) => {
+      const entry: PlanEntry = { named: 'mcp', spec: server.entry, label: server.entry.name, explicit: true, rename: {} };
+      const prepareContext = { cwd, env, configName: server.configName, refreshServers: options.refreshServers === true };
+      return planRecord(entry, () => locateServer(server, context), prepareContext);
+    });
+    records.push(...(await Promise.all(planned)));
+  }
 
   if (discover) {
     const named = new Set(records.filter((record) => record.entry.named !== 'mcp').map((record) => record.entry.label));

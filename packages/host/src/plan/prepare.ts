@@ -3,6 +3,7 @@ import { coreMismatch, describeCoreMismatch } from '../compat.js';
 import { readManifestField, readManifestFile } from '../manifest.js';
 import { prototypeKeyPaths, prototypeKeyProblem } from '../prototype-keys.js';
 import { loadSource } from './load-source.js';
+import { prepareServer } from './mcp.js';
 import type { About } from './record.js';
 import type { Source } from './source.js';
 import { plannedTools, type PluginState } from './state.js';
@@ -13,6 +14,8 @@ export interface PrepareContext {
   env: Readonly<Record<string, string | undefined>>;
   /** Where the user wrote its options, named when an env variable is unset. */
   configName: string;
+  /** Start every MCP server to list its tools, even one with cached tools (`toolshed plugins --refresh`). */
+  refreshServers?: boolean;
 }
 
 /**
@@ -82,8 +85,6 @@ export async function prepare(
       return { state: { status: 'planned', source, manifest, tools }, ...(options ? { options } : {}) };
     }
     case 'mcp':
-    case 'mcp-listing':
-      // A server is planned by planMcpServers (cache or refresh), never from a plugin entry.
-      throw new Error('an MCP server is planned by planMcpServers, not prepare');
+      return { state: await prepareServer(source, about, context.refreshServers === true) };
   }
 }

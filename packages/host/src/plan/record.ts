@@ -1,5 +1,5 @@
 import { describeThrown, isPluginError, PluginError } from '@toolshed/core/contract';
-import type { McpMount } from '../mcp/runtime.js';
+import type { McpMount } from '@toolshed/mcp/mount';
 import type { CoreMismatch, McpServerReport, PluginReport } from '../types.js';
 import type { PlanEntry } from './entry.js';
 import { isLive, type PluginState } from './state.js';
@@ -31,7 +31,9 @@ export interface PluginRecord {
 }
 
 export function newAbout(entry: PlanEntry): About {
-  return { name: entry.label, imported: false, offered: [], warnings: [] };
+  const about: About = { name: entry.label, imported: false, offered: [], warnings: [] };
+  if (entry.named === 'mcp') about.server = { transport: 'url' in (entry.spec as object) ? 'http' : 'stdio', cached: false };
+  return about;
 }
 
 function asPluginError(error: unknown): PluginError {

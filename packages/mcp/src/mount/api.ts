@@ -50,30 +50,45 @@ interface CommonServerConfig {
   startTimeoutMs?: number;
 }
 
-/** A server started as a child process, speaking MCP over its stdin/stdout. */
-export interface StdioServerConfig extends CommonServerConfig {
+/** `{"env": "NAME"}`: the value of an environment variable, read when the host starts. */
+export interface EnvReference {
+  env: string;
+}
+
+/**
+ * A server started as a child process, speaking MCP over its stdin/stdout. `Value` is what an
+ * `env` value may be: a string once the host has resolved the entry (what `checkServerConfig`
+ * takes), or also an `EnvReference` in an entry as written (see McpServerEntry).
+ */
+export interface StdioServerConfig<Value = string> extends CommonServerConfig {
   /** The program to run, looked up on PATH when not a path. */
   command: string;
+  /** As other clients write it; with `command`, only `"stdio"`. */
+  type?: 'stdio';
+  /** `${NAME}`, `${NAME:-default}`, `${env:NAME}`, `${workspaceFolder}` and `${userHome}` are expanded in each by the host. */
   args?: string[];
   /**
    * The child's only environment besides what it needs to run (PATH, HOME, ...,
    * the MCP SDK's `getDefaultEnvironment()`): the host's own environment is not passed on.
-   * Values are resolved strings (the host resolves `{"env": NAME}` references).
+   * Written as text (with `${NAME}` references, as in `args`) or `{"env": "NAME"}`.
    */
-  env?: Record<string, string>;
-  /** Working directory of the child, relative to the mount's `cwd`. Defaults to it. */
+  env?: Record<string, Value>;
+  /** Working directory of the child, relative to the mount's `cwd` (the project root). Defaults to it. */
   cwd?: string;
 }
 
-/** A server reached over MCP's Streamable HTTP transport. */
-export interface HttpServerConfig extends CommonServerConfig {
-  /** `http:` or `https:` URL of the server's MCP endpoint. */
+/** A server reached over MCP's Streamable HTTP transport (or the older HTTP+SSE one). */
+export interface HttpServerConfig<Value = string> extends CommonServerConfig {
+  /** `http:` or `https:` URL of the server's MCP endpoint, with `${NAME}` references as in `args`. */
   url: string;
+  /** As other clients write it: `"http"` (or `"streamable-http"`) or `"sse"`, the same as `transport`. */
+  type?: 'http' | 'streamable-http' | 'streamableHttp' | 'sse';
   /**
-   * Sent with every request (e.g. `Authorization`); resolved strings, never written to the cache.
-   * Each value is one line: a line break or other control character is refused when checked.
+   * Sent with every request (e.g. `Authorization`), never written to the cache; written as text
+   * (`"Bearer ${TOKEN}"`) or `{"env": "NAME"}`. Each value is one line: a line break or other
+   * control character is refused when checked.
    */
-  headers?: Record<string, string>;
+  headers?: Record<string, Value>;
   /**
    * `"sse"`: the HTTP+SSE transport of MCP before 2025-03-26, for servers that offer only that.
    * Left out (or `"http"`), Streamable HTTP. Credentials in the URL (`https://user:pass@host/`)
@@ -82,8 +97,15 @@ export interface HttpServerConfig extends CommonServerConfig {
   transport?: 'http' | 'sse';
 }
 
-/** Discriminated by `command` (stdio) versus `url` (Streamable HTTP); exactly one is present. */
+/** A checked entry, as a mount takes it: discriminated by `command` (stdio) versus `url` (HTTP); exactly one is present. */
 export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+
+/**
+ * One entry of `mcpServers` as written, in toolshed.config.json or `createHost({mcpServers})`:
+ * `env` and `headers` values may be `{"env": "NAME"}`, which the host resolves (with the
+ * `${NAME}` references) before `checkServerConfig`.
+ */
+export type McpServerEntry = StdioServerConfig<string | EnvReference> | HttpServerConfig<string | EnvReference>;
 
 /** Where a mount lives. */
 export interface MountContext {
@@ -110,16 +132,9 @@ export interface MountContext {
    */
   fromEnv?: FromEnv;
   /**
-   * The server's entry as its config wrote it (`{"env": NAME}` references as such, never their
-   * values). Given, the mount keeps what it made of its cached tools for this entry, the
-   * definitions and notices, beside the server's cache file, where `@toolshed/mcp/listing` reads
-   * it for a listing that loads no mount (see `readListing`).
-   */
-  written?: Readonly<Record<string, unknown>>;
-  /**
    * Values the host read from the environment for this entry (`{"env": NAME}`, `${NAME}`). The
    * mount removes each, in every spelling (see `redactor` in `@toolshed/core/contract`), from what
-   * leaves it: outcomes, its state, log lines (the server's stderr too), the cache and listing,
+   * leaves it: outcomes, its state, log lines (the server's stderr too), the cache,
    * and the server's results and tool definitions. Header values and URL credentials are
    * removed whether given here or not.
    */

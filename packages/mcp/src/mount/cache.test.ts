@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import fnv1a from '@sindresorhus/fnv1a';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cacheFile, configHash, readCache, writeCache } from './cache.js';
 import { cacheModule } from './mount.fixture.js';
+import { mountServer } from './mount.js';
 import type { ServerTool } from './definitions.js';
 
 const tool = (name: string): ServerTool => ({ name, description: `Tool ${name}.`, inputSchema: { type: 'object' } });
@@ -58,42 +58,10 @@ describe('the manifest cache', () => {
     expect(configHash(http('Bearer a'), dir)).not.toBe(configHash(http('Bearer b'), dir));
   });
 
-  // The key is FNV-1a of the identity's JSON in UTF-8 (fnv1a.ts says why not SHA-256): over
-  // every kind of text a secret can hold, the same as the reference library's of the same text.
-  it("is FNV-1a (64 bits) of the server's identity, for any text in its fields", () => {
-    const hash = (identity: unknown) => fnv1a(JSON.stringify(identity), { size: 64 }).toString(16).padStart(16, '0');
-    const texts = [
-      '',
-      'sk-1',
-      'é',
-      'ß€',
-      '😀',
-      '\ud800',
-      'a\udc00b',
-      '\u0000\n"\\',
-      'x'.repeat(55),
-      'x'.repeat(56),
-      'x'.repeat(64),
-      'é'.repeat(5000),
-    ];
-    for (const text of texts) {
-      const stdio = { name: 's', command: `node${text}`, args: [text], env: { [`K${text}`]: text, A: text }, cwd: `sub${text}` };
-      const identity = {
-        command: stdio.command,
-        args: stdio.args,
-        env: Object.entries(stdio.env).sort(([a], [b]) => (a < b ? -1 : 1)),
-        cwd: path.resolve(dir, stdio.cwd),
-      };
-      expect(configHash(stdio, dir), JSON.stringify(text)).toBe(hash(identity));
-      const http = { name: 'h', url: `http://h/${text}`, headers: { Authorization: `Bearer ${text}` } };
-      expect(configHash(http, dir), JSON.stringify(text)).toBe(hash({ url: http.url, headers: [['Authorization', `Bearer ${text}`]] }));
-    }
-  });
-
   it('reads back what it wrote, and nothing for another hash', () => {
     const file = cacheFile(dir, 's');
     writeCache(file, 'hash-a', 's', [tool('a')]);
-    expect(readCache(file, 'hash-a')).toEqual({ tools: [tool('a')], generation: expect.any(String) });
+    expect(readCache(file, 'hash-a')).toEqual([tool('a')]);
     expect(readCache(file, 'hash-b')).toBeUndefined();
     expect(readCache(cacheFile(dir, 'missing'), 'hash-a')).toBeUndefined();
   });
@@ -144,7 +112,7 @@ describe('the manifest cache', () => {
           const cache = readCache(file, 'hash-a');
           reads += 1;
           if (!cache) torn += 1;
-          else seen.add(cache.tools[0]!.name);
+          else seen.add(cache[0]!.name);
         }
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -152,9 +120,65 @@ describe('the manifest cache', () => {
       expect(reads).toBeGreaterThan(10);
       expect(torn).toBe(0);
       expect(seen.has('one0') || seen.has('two0')).toBe(true);
-      expect(readCache(file, 'hash-a')?.tools).toHaveLength(2000);
+      expect(readCache(file, 'hash-a')).toHaveLength(2000);
       // No temporary file is left behind.
       expect(readdirSync(dir).sort()).toEqual(['cache-writer.mjs', 's.json']);
     },
   );
+});
+
+describe('a mount reading the cache', () => {
+  const config = { name: 'speaker', command: 'speaker-server', args: ['--stdio'], rename: { erase: 'wipe' } };
+  const tools: ServerTool[] = [
+    { name: 'speak', description: 'Says it.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+    { name: 'erase', inputSchema: { type: 'object' }, annotations: { destructiveHint: true } },
+  ];
+  const ctx = () => ({ cwd: dir, cacheDir: path.join(dir, 'cache') });
+  const names = (definitions: { name: string }[] | undefined) => definitions?.map((definition) => definition.name);
+
+  it('never writes: the file stays as it was and nothing is written beside it; a rewrite since is what the next mount reads', async () => {
+    const file = cacheFile(ctx().cacheDir, 'speaker');
+    const hash = configHash(config, dir);
+    writeCache(file, hash, 'speaker', tools);
+    const before = readFileSync(file, 'utf8');
+    const { ino } = statSync(file);
+    const mount = mountServer(config, ctx());
+    expect(names(mount.cached())).toEqual(['speak', 'wipe']);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(statSync(file).ino).toBe(ino);
+    expect(readdirSync(ctx().cacheDir)).toEqual(['speaker.json']);
+    // Another process lists the server again (new tools) after this mount read the old ones.
+    writeCache(file, hash, 'speaker', [tools[0]!]);
+    const fresh = mountServer(config, ctx());
+    expect(names(fresh.cached())).toEqual(['speak']);
+    await Promise.all([mount.close(), fresh.close()]);
+  });
+
+  it('while another process rewrites it 200 times: every mount reads whole tools, and the last reads the last write', async () => {
+    const file = cacheFile(ctx().cacheDir, 'speaker');
+    const hash = configHash(config, dir);
+    writeCache(file, hash, 'speaker', [{ ...tools[0]!, name: 't0' }]);
+    const module = await cacheModule(dir);
+    const write = `({ writeCache }) => {
+      for (let i = 1; i <= 200; i++) writeCache(${JSON.stringify(file)}, ${JSON.stringify(hash)}, 'speaker', [{ name: 't' + i, inputSchema: { type: 'object' } }]);
+    }`;
+    const written = new Promise<number | null>((resolve) =>
+      spawn(process.execPath, ['-e', `import(${JSON.stringify(module)}).then(${write});`], { stdio: 'inherit' }).on('exit', resolve),
+    );
+    let done = false;
+    void written.then(() => (done = true));
+    const read: (string[] | undefined)[] = [];
+    while (!done) {
+      const mount = mountServer(config, ctx());
+      read.push(names(mount.cached()));
+      await mount.close();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await written).toBe(0);
+    expect(read.length).toBeGreaterThan(0);
+    for (const one of read) expect(one).toEqual([expect.stringMatching(/^t\d+$/)]);
+    const last = mountServer(config, ctx());
+    expect(names(last.cached())).toEqual(['t200']);
+    await last.close();
+  });
 });

@@ -3,10 +3,12 @@
 export type {
   CheckServerConfig,
   CloseAllMounts,
+  EnvReference,
   FromEnv,
   HttpServerConfig,
   McpMount,
   McpServerConfig,
+  McpServerEntry,
   McpServerState,
   MountContext,
   MountServer,

@@ -10,12 +10,11 @@ import {
 } from '@toolshed/core/contract';
 import type { AnyTool, ToolContext, ToolDefinition } from '@toolshed/core';
 import type { McpMount, McpServerConfig, McpServerState, MountContext, ToolsChangedListener } from './api.js';
-import { cacheFile, configHash, listingFile, readCache, readKeptListing, writeCache, writeListing } from './cache.js';
+import { cacheFile, configHash, readCache, writeCache } from './cache.js';
 import { checkServerConfig } from './config.js';
 import type { Connection } from './connection.js';
 import { mountTools, type Mounted, type ServerTool } from './definitions.js';
 import { forget, remember, track, untrack } from './lifecycle.js';
-import { listingKey } from './listing.js';
 
 /** Wait before start attempt n+1 after n failures in a row: at once, then 0.5 s doubling to 30 s. */
 export function backoffMs(failures: number): number {
@@ -68,8 +67,6 @@ class ServerMount implements McpMount {
   readonly #ctx: MountContext;
   readonly #file: string;
   #hash: string | undefined;
-  /** The key of this entry's listing; null when none is kept (no version to key it on). */
-  #listingKey: string | null | undefined;
   #mounted: Mounted | undefined;
   #state: McpServerState = { status: 'idle' };
   #connection: Connection | undefined;
@@ -81,12 +78,8 @@ class ServerMount implements McpMount {
   #relisting: Promise<void> | undefined;
   #relistedAt = -Infinity;
   #closing: Promise<void> | undefined;
-  /**
-   * Aborted by close(), so a start under way (a server that hangs at start) gives up at once.
-   * Made by the first start: a listing makes and closes mounts that never start, and making
-   * and aborting a controller there would load Node's AbortController and DOMException code.
-   */
-  #shutdown: AbortController | undefined;
+  /** Aborted by close(), so a start under way (a server that hangs at start) gives up at once. */
+  readonly #shutdown = new AbortController();
   /** Removes the entry's secrets from everything that leaves the mount (see MountContext.secrets). */
   readonly #redact: Redact;
 
@@ -108,40 +101,14 @@ class ServerMount implements McpMount {
     return this.#hash;
   }
 
-  /** The key of this entry's listing (see MountContext.written), or undefined when none is kept. */
-  #keyOfListing(): string | undefined {
-    const { written } = this.#ctx;
-    if (written === undefined) return undefined;
-    this.#listingKey ??= listingKey(written, this.#ctx.cwd) ?? null;
-    return this.#listingKey ?? undefined;
-  }
-
-  /** Writes the server's tools to its cache, and keeps their listing when the entry as written was given. */
-  #write(tools: ServerTool[], mounted: Mounted): void {
-    let generation: string;
+  #write(tools: ServerTool[]): void {
     try {
-      generation = writeCache(this.#file, this.#key(), this.name, tools);
+      writeCache(this.#file, this.#key(), this.name, tools);
     } catch (error) {
-      this.#cannotWrite(this.#file, error);
-      return;
+      this.#log(
+        `${this.#server}: could not write its manifest cache ${this.#file}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
-    this.#keep(generation, mounted);
-  }
-
-  /** Keeps what was made of the tools of cache write `generation` for the entry as written (see readListing). */
-  #keep(generation: string, mounted: Mounted): void {
-    const key = this.#keyOfListing();
-    if (key === undefined) return;
-    const file = listingFile(this.#ctx.cacheDir, this.name);
-    try {
-      writeListing(file, { key, generation, definitions: this.#definitions(mounted), notices: mounted.notices });
-    } catch (error) {
-      this.#cannotWrite(file, error);
-    }
-  }
-
-  #cannotWrite(file: string, error: unknown): void {
-    this.#log(`${this.#server}: could not write its manifest cache ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   #log(line: string): void {
@@ -169,16 +136,9 @@ class ServerMount implements McpMount {
   }
 
   cached(): ToolDefinition[] | undefined {
-    const cache = readCache(this.#file, this.#key());
-    if (!cache) return undefined;
-    if (this.#mounted) return this.#definitions(this.#mounted);
-    const mounted = this.#use(cache.tools);
-    // Kept once per entry and cache write, beside the tools (which this never rewrites): the
-    // next listing of the same entry reads it without this runtime.
-    const key = this.#keyOfListing();
-    const kept = key === undefined ? undefined : readKeptListing(listingFile(this.#ctx.cacheDir, this.name));
-    if (key !== undefined && (kept?.key !== key || kept.generation !== cache.generation)) this.#keep(cache.generation, mounted);
-    return this.#definitions(mounted);
+    const tools = readCache(this.#file, this.#key());
+    if (!tools) return undefined;
+    return this.#definitions(this.#mounted ?? this.#use(tools));
   }
 
   notices(): string[] {
@@ -222,7 +182,7 @@ class ServerMount implements McpMount {
     });
     this.#failures = 0;
     const mounted = this.#use(usable, adopt);
-    this.#write(usable, mounted);
+    this.#write(usable);
     return mounted;
   }
 
@@ -307,7 +267,7 @@ class ServerMount implements McpMount {
   }
 
   async #start(): Promise<Connection> {
-    const shutdown = (this.#shutdown ??= new AbortController());
+    const shutdown = this.#shutdown;
     this.#state = { status: 'starting', attempt: this.#failures + 1 };
     let connection: Connection;
     let h: Heavy;
@@ -455,7 +415,7 @@ class ServerMount implements McpMount {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#state = { status: 'closed' };
-      this.#shutdown?.abort();
+      this.#shutdown.abort();
       forget(this);
       const connecting = this.#connecting;
       if (connecting) await connecting.catch(() => undefined);
