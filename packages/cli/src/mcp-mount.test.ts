@@ -149,7 +149,7 @@ describe('two stdio servers: server-everything and the marker server', () => {
     expect(JSON.stringify(JSON.parse(run.stdout).output)).toContain('The sum of 2 and 40 is 42.');
   });
 
-  it('a cached list loads no ES module; a call imports the SDK as ES modules only, never its CommonJS copy too', async () => {
+  it('a cached list loads no mount and no SDK; a call imports the SDK as ES modules only, never its CommonJS copy too', async () => {
     const loaded = async (args: string[]) => {
       const log = path.join(dir, `modules-${args[0]}.log`);
       rmSync(log, { force: true });
@@ -160,28 +160,26 @@ describe('two stdio servers: server-everything and the marker server', () => {
     };
     expect((await toolshed(dir, ['list'], env)).code).toBe(0); // the cache is filled (by the first test, or here)
     const list = await loaded(['list']);
-    // --import runs the bin itself through the ES module loader; everything it loads is required.
-    expect(list.esm).toEqual(['cli/bin/toolshed.cjs']);
     // Each server from the listing its mount kept: the mount itself is not loaded.
-    expect(list.cjs).toEqual(expect.arrayContaining(['host/dist/index.cjs', 'mcp/dist/listing/index.cjs', 'core/dist/contract.cjs']));
-    expect(list.cjs).not.toContain('mcp/dist/mount/index.cjs');
-    expect(list.cjs.filter((file) => file.includes('@modelcontextprotocol'))).toEqual([]);
+    expect(list.esm).toEqual(expect.arrayContaining(['host/dist/index.js', 'mcp/dist/listing/index.js', 'core/dist/contract.js']));
+    expect(list.esm).not.toContain('mcp/dist/mount/index.js');
+    expect([...list.esm, ...list.cjs].filter((file) => file.includes('@modelcontextprotocol'))).toEqual([]);
 
     const call = await loaded(['call', 'get-sum', '{"a":1,"b":2}']);
-    expect(call.cjs).toContain('mcp/dist/mount/index.cjs');
+    expect(call.esm).toContain('mcp/dist/mount/index.js');
     expect(call.esm).toEqual(
       expect.arrayContaining(['mcp/dist/mount/connection.js', '@modelcontextprotocol/sdk/dist/esm/client/index.js']),
     );
     expect([...call.esm, ...call.cjs].filter((file) => file.includes('@modelcontextprotocol/sdk/dist/cjs/'))).toEqual([]);
   });
 
-  it('a cached list loads neither node:crypto nor node:module: the cache key is hashed in plain JavaScript', async () => {
+  it('a cached list loads no node:crypto: the cache key is hashed in plain JavaScript', async () => {
     expect((await toolshed(dir, ['list'], env)).code).toBe(0); // the cache is filled (by the first test, or here)
     const log = path.join(dir, 'builtins.log');
     expect(await toolshed(dir, ['list'], env, ['--require', builtinsLogPreload(dir, log)])).toMatchObject({ code: 0, stderr: '' });
     const loaded = readFileSync(log, 'utf8').split('\n');
     expect(loaded).toContain('NativeModule internal/modules/esm/resolve');
-    expect(loaded.filter((name) => /^NativeModule (module|crypto|internal\/crypto\/.*)$/.test(name))).toEqual([]);
+    expect(loaded.filter((name) => /^NativeModule (crypto|internal\/crypto\/.*)$/.test(name))).toEqual([]);
   });
 
   it('an edited entry is listed right at once, by the mount from the cache (no server starts), which keeps its listing for the next', async () => {
@@ -193,7 +191,7 @@ describe('two stdio servers: server-everything and the marker server', () => {
       const run = await toolshed(dir, ['list', '--json'], env, ['--import', moduleLogImport(log)]);
       expect(run).toMatchObject({ code: 0, stderr: '' });
       const names = (JSON.parse(run.stdout) as { name: string }[]).map((tool) => tool.name);
-      return { names, mount: loadedModules(readFileSync(log, 'utf8')).cjs.some((file) => file.endsWith('mcp/dist/mount/index.cjs')) };
+      return { names, mount: loadedModules(readFileSync(log, 'utf8')).esm.some((file) => file.endsWith('mcp/dist/mount/index.js')) };
     };
     try {
       expect((await toolshed(dir, ['list'], env)).code).toBe(0); // the cache is filled (by the first test, or here)

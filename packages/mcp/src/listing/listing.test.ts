@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cacheFile, configHash, listingFile, readCache, writeCache } from '../mount/cache.js';
 import type { ServerTool } from '../mount/definitions.js';
@@ -167,20 +167,22 @@ describe('readListing', () => {
     expect(readListing(entry, ctx())!.definitions.map((definition) => definition.name)).toEqual(['t200']);
   });
 
-  it('a copy of another version of the package, or one without its package.json, reads nothing this one kept', () => {
+  it('a copy of another version of the package, or one without its package.json, reads nothing this one kept', async () => {
     cachedMount(entry).cached();
-    const built = path.join(packageDir, 'dist/listing/index.cjs');
-    const copy = (version: string | undefined) => {
+    const built = path.join(packageDir, 'dist/listing/index.js');
+    const copy = async (version: string | undefined) => {
       const root = path.join(s.dir, `copy-${version ?? 'none'}`);
       mkdirSync(path.join(root, 'dist/listing'), { recursive: true });
-      copyFileSync(built, path.join(root, 'dist/listing/index.cjs'));
+      copyFileSync(built, path.join(root, 'dist/listing/index.js'));
+      // An ES module there, whatever the folder above says: the copy's version is read two folders up.
+      writeFileSync(path.join(root, 'dist/package.json'), JSON.stringify({ type: 'module' }));
       if (version) writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: '@toolshed/mcp', version }));
-      return createRequire(import.meta.url)(path.join(root, 'dist/listing/index.cjs')) as { readListing: typeof readListing };
+      return (await import(pathToFileURL(path.join(root, 'dist/listing/index.js')).href)) as { readListing: typeof readListing };
     };
     const own = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')).version as string;
-    expect(copy(own).readListing(entry, ctx())?.definitions).toHaveLength(2);
-    expect(copy('99.0.0').readListing(entry, ctx())).toBeUndefined();
-    expect(copy(undefined).readListing(entry, ctx())).toBeUndefined();
+    expect((await copy(own)).readListing(entry, ctx())?.definitions).toHaveLength(2);
+    expect((await copy('99.0.0')).readListing(entry, ctx())).toBeUndefined();
+    expect((await copy(undefined)).readListing(entry, ctx())).toBeUndefined();
   });
 });
 
