@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { builtinsLogPreload, loadedModules, moduleLogImport } from './module-log.fixture.js';
+import { loadedModules, moduleLogImport } from './module-log.fixture.js';
 
 const bin = fileURLToPath(new URL('../bin/toolshed.cjs', import.meta.url));
 const workspace = fileURLToPath(new URL('../../..', import.meta.url));
@@ -131,24 +131,6 @@ describe('toolshed list with discovered plugins', () => {
     expect(call).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(call.stdout)).toEqual({ text: 'HI' });
     expect(existsSync(path.join(marker, 'imported.marker'))).toBe(true);
-  });
-
-  it('a bare list loads no parseArgs, and an option does', async () => {
-    write('package.json', { name: 'app', private: true, devDependencies: { '@toolshed/tool-echo': '^1' } });
-    const log = path.join(project, 'builtins.log');
-    const preload = builtinsLogPreload(project, log);
-    const loaded = async (args: string[]) => {
-      const run = await toolshed(args, { nodeArgs: ['--require', preload] });
-      expect(run).toMatchObject({ code: 0, stderr: '' });
-      return readFileSync(log, 'utf8').split('\n');
-    };
-    const bare = await loaded(['list']);
-    // What the command did load is seen: the exports resolver, for host and core/contract.
-    expect(bare).toContain('NativeModule internal/modules/esm/resolve');
-    expect(bare).not.toContain('NativeModule internal/util/parse_args/parse_args');
-    expect(bare).not.toContain('NativeModule crypto');
-    const withOption = await loaded(['list', '--json']);
-    expect(withOption).toContain('NativeModule internal/util/parse_args/parse_args');
   });
 
   it('--cwd points at the project and list warns on stderr about a skipped plugin', async () => {
