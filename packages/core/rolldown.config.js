@@ -14,4 +14,6 @@ const shared = {
   output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js' },
 };
 
-export default defineConfig(['index', 'name', 'contract', 'exposure'].map((entry) => ({ ...shared, input: { [entry]: `src/${entry}.ts` } })));
+export default defineConfig(
+  ['index', 'name', 'contract', 'exposure'].map((entry) => ({ ...shared, input: { [entry]: `src/${entry}.ts` } })),
+);

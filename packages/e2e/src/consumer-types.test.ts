@@ -87,9 +87,13 @@ describe('a TypeScript project that uses the packages', () => {
     ['module', 'node16'],
     ['module', 'nodenext'],
     ['commonjs', 'nodenext'],
-  ] as const)('of type %s, under module %s, imports them: only the wrong uses fail', async (type, module) => {
-    expect(await typecheck(type, module, IMPORTS + USES)).toEqual(WRONG);
-  }, 60_000);
+  ] as const)(
+    'of type %s, under module %s, imports them: only the wrong uses fail',
+    async (type, module) => {
+      expect(await typecheck(type, module, IMPORTS + USES)).toEqual(WRONG);
+    },
+    60_000,
+  );
 
   it('of type commonjs under node16 takes them by import(): only the wrong uses fail', async () => {
     expect(await typecheck('commonjs', 'node16', DYNAMIC)).toEqual([
