@@ -47,37 +47,31 @@ function targets(value) {
   return value !== null && typeof value === 'object' ? Object.values(value).flatMap(targets) : [];
 }
 
+/** Whether the package has a JavaScript entry in `exports` (a command alone, a bin, has not). */
+function hasJavascriptEntry(pkg) {
+  return targets(pkg.exports).some((file) => /\.[cm]?js$/.test(file));
+}
+
 /**
- * The package's JavaScript entries by name (`name`, `name/sub`), and those of them with a
- * CommonJS build (a `.cjs` target under any condition, such as `require`).
+ * The lowest Node version of each range in engines.node, as a README writes it (a `.0` patch
+ * left off): `^20.19.0 || >=22.12.0` is 20.19 and 22.12, `>=20` is 20.
  */
-function javascriptEntries(pkg) {
-  const exports = pkg.exports;
-  if (!exports || typeof exports !== 'object' || typeof pkg.name !== 'string') return { all: [], commonjs: [] };
-  const subpaths = Object.keys(exports).every((key) => key.startsWith('.')) ? Object.entries(exports) : [['.', exports]];
-  const named = (subpath) => (subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`);
-  const js = subpaths.filter(([, value]) => targets(value).some((file) => /\.[cm]?js$/.test(file)));
-  return {
-    all: js.map(([subpath]) => named(subpath)),
-    commonjs: js.filter(([, value]) => targets(value).some((file) => file.endsWith('.cjs'))).map(([subpath]) => named(subpath)),
-  };
+function minimumNodes(engines) {
+  return String(engines ?? '')
+    .split('||')
+    .map((range) => /^\s*(?:>=|\^)\s*v?(\d+(?:\.\d+){0,2})\s*$/.exec(range)?.[1])
+    .filter(Boolean)
+    .map((version) => version.replace(/^(\d+\.\d+)\.0$/, '$1'));
 }
 
 function readmeProblems(readme, pkg) {
   const problems = [];
-  const minimum = /^>=\s*v?(\d+(?:\.\d+){0,2})$/.exec(pkg.engines?.node ?? '')?.[1];
-  // A package with JavaScript to load says in what format: ESM-only, or which entries have a
-  // CommonJS build. One that is only a command (a bin, no entries) has nothing to say.
-  const entries = javascriptEntries(pkg);
-  if (entries.all.length > 0 && entries.commonjs.length === 0 && !/\bESM-only\b/i.test(readme))
-    problems.push('README.md does not say the package is ESM-only');
-  for (const entry of entries.commonjs) {
-    if (!/\bCommonJS build\b/i.test(readme) || !readme.includes(`\`${entry}\``)) {
-      problems.push(`README.md does not say that \`${entry}\` has a CommonJS build (a .cjs file in its "exports")`);
-    }
-  }
-  if (minimum && !new RegExp(`\\bNode(?:\\.js)? ${minimum.replaceAll('.', '\\.')}\\b`).test(readme)) {
-    problems.push(`README.md does not say the minimum Node version, "Node ${minimum}" (from engines.node "${pkg.engines.node}")`);
+  // A package with JavaScript to load says it is ESM-only. One that is only a command (a bin,
+  // no entries) has nothing to say.
+  if (hasJavascriptEntry(pkg) && !/\bESM-only\b/i.test(readme)) problems.push('README.md does not say the package is ESM-only');
+  for (const minimum of minimumNodes(pkg.engines?.node)) {
+    if (!new RegExp(`\\bNode(?:\\.js)? ${minimum.replaceAll('.', '\\.')}\\b`).test(readme))
+      problems.push(`README.md does not say the minimum Node version, "Node ${minimum}" (from engines.node "${pkg.engines.node}")`);
   }
   // On the registry's page a relative link leads nowhere: the README is shown without the repository around it.
   for (const match of readme.matchAll(/\]\(\s*<?([^)\s>]+)/g)) {

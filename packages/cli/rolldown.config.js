@@ -1,11 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'rolldown';
-import { typesBeside } from '../../scripts/rolldown-commonjs.mjs';
 
 // The CLI's JavaScript is this bundle only: few files, because Node loads every
-// module file on its own and `toolshed list` should start in about the time of
-// `node -e 0`. A plain `list` or `call` runs from toolshed.cjs alone
+// module file on its own and `toolshed list` loads it on every start. A plain
+// `list` or `call` runs from toolshed.js alone
 // (src/plain-run.ts); commander and the other commands are a chunk loaded for
 // everything else, and commands that need more (call, serve, new) load their
 // parts when they run. Every @toolshed package stays external, so a host or core
@@ -51,23 +50,19 @@ function thirdPartyLicenses() {
   };
 }
 
-// The command's program is CommonJS (bin/toolshed.cjs requires dist/toolshed.cjs): with
-// host, core/contract and providers/formats loaded by their `require` builds, a plain list
-// never starts Node's ES module loader, about 2 ms of a 30 ms start on Node 20. What a plain
-// list or call runs is inside toolshed.cjs itself; commander and every command are a chunk
-// it requires for anything else. Chunks are required too, so what they need from a package
-// that is an ES module only (core's main entry, providers' adapters, context, mcp's server)
-// they load by import() where it is used. The package's JavaScript entry, index.cjs (what
+// The command's program is dist/toolshed.js (bin/toolshed.cjs imports it). What a plain list
+// or call runs is inside toolshed.js itself; commander and every command are a chunk it
+// imports for anything else. The package's JavaScript entry, index.js (what
 // @toolshed/create-plugin and @toolshed/mcp-server run), is the same build: it re-exports
 // the bin's run and the program, so the CLI's code ships once.
 export default defineConfig({
   input: { toolshed: 'src/bin.ts', index: 'src/index.ts' },
   // An entry may export more than its source does, so what the program's chunk and index
-  // share with a plain run stays in toolshed.cjs, not in chunks a plain run would load too.
+  // share with a plain run stays in toolshed.js, not in chunks a plain run would load too.
   preserveEntrySignatures: 'allow-extension',
   platform: 'node',
   external: EXTERNAL,
   resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
-  plugins: [thirdPartyLicenses(), typesBeside(['index'])],
-  output: { dir: 'dist', format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs' },
+  plugins: [thirdPartyLicenses()],
+  output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
 });

@@ -1,16 +1,12 @@
 import { defineConfig } from 'rolldown';
-import { commonjs } from '../../scripts/rolldown-commonjs.mjs';
 
-// Core's JavaScript is one file per entry (tsc writes just the declarations):
-// Node loads every ES module file on its own, and the host loads
-// @toolshed/core/contract and /exposure on every `toolshed list`. Fifteen
-// module files cost that about 8 ms, and shared chunks between the entries
-// about 4 ms more than one file each. Each entry is built on its own, so a
-// module two entries use is in both: core is made for two copies in one
-// process (errors, registries and JSON Schema inputs are recognised by
-// Symbol.for keys, never by instanceof or module state). Every bare specifier
-// (valibot, @valibot/to-json-schema) stays an import, so plugins share them
-// and no third-party code ships inside core.
+// Core's JavaScript is one file per entry (tsc writes just the declarations): Node
+// loads every ES module file on its own, and the host loads @toolshed/core/contract
+// and /exposure on every `toolshed list`. Each entry is built on its own, so a module
+// two entries use is in both: core is made for two copies in one process (errors,
+// registries and JSON Schema inputs are recognised by Symbol.for keys, never by
+// instanceof or module state). Every bare specifier (valibot, @valibot/to-json-schema)
+// stays an import, so plugins share them and no third-party code ships inside core.
 const shared = {
   platform: 'node',
   external: /^[^./]/,
@@ -18,8 +14,6 @@ const shared = {
   output: { dir: 'dist', format: 'esm', entryFileNames: '[name].js' },
 };
 
-// The contract entry also as CommonJS (dist/contract.cjs): see the helper.
-export default defineConfig([
-  ...['index', 'name', 'contract', 'exposure'].map((entry) => ({ ...shared, input: { [entry]: `src/${entry}.ts` } })),
-  commonjs({ input: { contract: 'src/contract.ts' }, dir: 'dist' }),
-]);
+export default defineConfig(
+  ['index', 'name', 'contract', 'exposure'].map((entry) => ({ ...shared, input: { [entry]: `src/${entry}.ts` } })),
+);

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import type { ApproveHook } from '@toolshed/core';
+import { type ApproveHook, approvalPolicy, approvalRisk } from '@toolshed/core';
 
 /**
  * The CLI's approval: tools that need approval (destructive or open-world)
@@ -7,9 +7,6 @@ import type { ApproveHook } from '@toolshed/core';
  * the user said --yes up front.
  */
 export async function terminalApproval(yes: boolean): Promise<ApproveHook> {
-  // By import(): the bin's program is CommonJS, and core's main entry is an ES module only
-  // (require() cannot load it before Node 20.19). Every call loads it anyway, for the registry.
-  const { approvalPolicy, approvalRisk } = await import('@toolshed/core');
   return approvalPolicy(async (call, tool) => {
     if (yes) return true;
     if (!process.stdin.isTTY || !process.stderr.isTTY) {

@@ -69,16 +69,10 @@ function parseOptions(specs: OptionSpec[]): NonNullable<ParseArgsConfig['options
  */
 export function parsePlainRun(spec: CommandSpec, argv: string[]): PlainRun | undefined {
   let parsed: { values: Record<string, unknown>; positionals: string[] };
-  // No word that could be an option (`toolshed list`, `toolshed call echo '{...}'`): every word
-  // is a positional and there are no values, as parseArgs reads it, without loading parseArgs
-  // (node:util loads it on first use).
-  if (!argv.some((arg) => arg.startsWith('-'))) parsed = { values: {}, positionals: argv };
-  else {
-    try {
-      parsed = parseArgs({ args: argv, options: parseOptions([...GLOBAL_OPTIONS, ...spec.options]), allowPositionals: true, strict: true });
-    } catch {
-      return undefined;
-    }
+  try {
+    parsed = parseArgs({ args: argv, options: parseOptions([...GLOBAL_OPTIONS, ...spec.options]), allowPositionals: true, strict: true });
+  } catch {
+    return undefined;
   }
   const [name, ...args] = parsed.positionals;
   const required = spec.args.filter((arg) => arg.syntax.startsWith('<')).length;

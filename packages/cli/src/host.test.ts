@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { builtinsLogPreload, loadedModules, moduleLogImport } from './module-log.fixture.js';
+import { loadedModules, moduleLogImport } from './module-log.fixture.js';
 
 const bin = fileURLToPath(new URL('../bin/toolshed.cjs', import.meta.url));
 const workspace = fileURLToPath(new URL('../../..', import.meta.url));
@@ -118,60 +118,19 @@ describe('toolshed list with discovered plugins', () => {
     ]);
     expect(existsSync(path.join(marker, 'imported.marker'))).toBe(false);
     const loaded = loadedModules(readFileSync(log, 'utf8'));
-    expect(loaded.cjs.some((url) => url.endsWith('/packages/cli/dist/toolshed.cjs'))).toBe(true);
+    expect(loaded.esm.map((url) => url.replace(/^.*\/packages\//, ''))).toEqual(
+      expect.arrayContaining(['cli/dist/toolshed.js', 'host/dist/index.js', 'core/dist/contract.js']),
+    );
     const pluginModules = [...loaded.esm, ...loaded.cjs].filter((url) =>
       /\/plugins\/(echo|read-file|send-email)\/|\/tool-shout\//.test(url),
     );
     expect(pluginModules).toEqual([]);
-    // A plain list is CommonJS end to end (the `require` builds of host and core/contract):
-    // no ES module loads, and without --import (which runs the bin itself through the ES
-    // module loader) that loader, about 2 ms of the start, never runs.
-    expect(loaded.esm.map((url) => url.replace(/^.*\/packages\//, ''))).toEqual(['cli/bin/toolshed.cjs']);
-    expect(loaded.cjs.map((url) => url.replace(/^.*\/packages\//, ''))).toEqual(
-      expect.arrayContaining(['cli/bin/toolshed.cjs', 'host/dist/index.cjs', 'core/dist/contract.cjs']),
-    );
 
     // The same project, called: now the plugin's code runs.
     const call = await toolshed(['call', 'shout', '{"text":"hi"}']);
     expect(call).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(call.stdout)).toEqual({ text: 'HI' });
     expect(existsSync(path.join(marker, 'imported.marker'))).toBe(true);
-  });
-
-  it('loads no ES module in a plain list (Node never makes a module job), and does for a call', async () => {
-    write('package.json', { name: 'app', private: true, devDependencies: { '@toolshed/tool-echo': '^1' } });
-    // Node loads its internal module_job only to load an ES module.
-    const log = path.join(project, 'builtins.log');
-    const preload = builtinsLogPreload(project, log);
-    const moduleJob = () => readFileSync(log, 'utf8').split('\n').includes('NativeModule internal/modules/esm/module_job');
-    const list = await toolshed(['list'], { nodeArgs: ['--require', preload] });
-    expect(list).toMatchObject({ code: 0, stderr: '' });
-    expect(list.stdout).toMatch(/^echo {2}@toolshed\/tool-echo@/);
-    expect(moduleJob()).toBe(false);
-    // The check can see it: a call imports the plugin, an ES module.
-    const call = await toolshed(['call', 'echo', '{"text":"hi"}'], { nodeArgs: ['--require', preload] });
-    expect(call).toMatchObject({ code: 0, stderr: '' });
-    expect(moduleJob()).toBe(true);
-  });
-
-  it("a bare list loads neither node:module nor parseArgs (Node 20's start), and an option does load parseArgs", async () => {
-    write('package.json', { name: 'app', private: true, devDependencies: { '@toolshed/tool-echo': '^1' } });
-    const log = path.join(project, 'builtins.log');
-    const preload = builtinsLogPreload(project, log);
-    const loaded = async (args: string[]) => {
-      const run = await toolshed(args, { nodeArgs: ['--require', preload] });
-      expect(run).toMatchObject({ code: 0, stderr: '' });
-      return readFileSync(log, 'utf8').split('\n');
-    };
-    const bare = await loaded(['list']);
-    // What the command did load is seen: the exports resolver, for host and core/contract.
-    expect(bare).toContain('NativeModule internal/modules/esm/resolve');
-    expect(bare).not.toContain('NativeModule module');
-    expect(bare).not.toContain('NativeModule internal/util/parse_args/parse_args');
-    expect(bare).not.toContain('NativeModule crypto');
-    const withOption = await loaded(['list', '--json']);
-    expect(withOption).toContain('NativeModule internal/util/parse_args/parse_args');
-    expect(withOption).not.toContain('NativeModule module');
   });
 
   it('--cwd points at the project and list warns on stderr about a skipped plugin', async () => {

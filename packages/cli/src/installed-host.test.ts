@@ -38,19 +38,17 @@ beforeAll(() => {
   );
   copy('@toolshed/cli', cliDir);
   const host = copy('@toolshed/host', hostDir);
-  // A host release changes both its builds: the ES module and the CommonJS one (`require`).
-  for (const build of ['dist/index.js', 'dist/index.cjs']) {
-    const index = path.join(host, build);
-    const source = readFileSync(index, 'utf8');
-    expect(source).toContain('function pluginLabel(plugin) {');
-    writeFileSync(
-      index,
-      source.replace(
-        'function pluginLabel(plugin) {',
-        'function pluginLabel(plugin) {\n\treturn `patched-host:${originalPluginLabel(plugin)}`;\n}\nfunction originalPluginLabel(plugin) {',
-      ),
-    );
-  }
+  // A host release: its build changed.
+  const index = path.join(host, 'dist/index.js');
+  const source = readFileSync(index, 'utf8');
+  expect(source).toContain('function pluginLabel(plugin) {');
+  writeFileSync(
+    index,
+    source.replace(
+      'function pluginLabel(plugin) {',
+      'function pluginLabel(plugin) {\n\treturn `patched-host:${originalPluginLabel(plugin)}`;\n}\nfunction originalPluginLabel(plugin) {',
+    ),
+  );
   link('@toolshed/core', packageDir('@toolshed/core'));
   link('@toolshed/providers', packageDir('@toolshed/providers'));
   link('@toolshed/tool-echo', path.join(cliDir, '../../plugins/echo'));
@@ -84,8 +82,8 @@ describe('the CLI uses the @toolshed/host installed beside it, not a copy of its
   });
 
   it('and its bundle imports every @toolshed package rather than holding one', () => {
-    const bundle = readFileSync(path.join(project, 'node_modules/@toolshed/cli/dist/toolshed.cjs'), 'utf8');
-    expect(bundle).toMatch(/require\("@toolshed\/host"\)/);
+    const bundle = readFileSync(path.join(project, 'node_modules/@toolshed/cli/dist/toolshed.js'), 'utf8');
+    expect(bundle).toMatch(/from "@toolshed\/host"/);
     expect(bundle).not.toContain('function inspectPlugins(');
   });
 });

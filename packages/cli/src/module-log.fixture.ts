@@ -4,9 +4,8 @@ import path from 'node:path';
 /**
  * A `--import` argument for a `toolshed` child that writes every module the process loaded to
  * `log`, one a line: `esm <url>` for each ES module as Node's loader loads it (a module hook),
- * and at exit `cjs <url>` for every CommonJS file in require's cache. The bin's program,
- * host, core/contract and mcp's mount are CommonJS there (their `require` builds), which
- * module hooks do not see on Node 20; plugins and the ES-module-only packages are imported.
+ * and at exit `cjs <url>` for every CommonJS file in require's cache (the bin, and CommonJS
+ * dependencies such as ajv), which module hooks do not see on Node 20.
  */
 export function moduleLogImport(log: string): string {
   const hook = `data:text/javascript,${encodeURIComponent(`

@@ -14,10 +14,9 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** What `coreVersion()` of the built contract entry at `file` says in a new process: the version, or the error. */
 function askBuilt(file: string): { version?: string; error?: string } {
-  const commonjs = file.endsWith('.cjs');
-  const load = commonjs ? `require(${JSON.stringify(file)})` : `await import(${JSON.stringify(pathToFileURL(file).href)})`;
+  const load = `await import(${JSON.stringify(pathToFileURL(file).href)})`;
   const script = `try { console.log(JSON.stringify({ version: (${load}).coreVersion() })); } catch (e) { console.log(JSON.stringify({ error: e.message })); }`;
-  const run = spawnSync(process.execPath, [...(commonjs ? [] : ['--input-type=module']), '-e', script], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(run.stderr);
   return JSON.parse(run.stdout) as { version?: string; error?: string };
 }
@@ -28,30 +27,28 @@ describe('coreVersion', () => {
     expect(coreVersion()).toBe(version);
   });
 
-  it('is the same from both builds of @toolshed/core/contract', () => {
+  it('is the same from the build of @toolshed/core/contract', () => {
     expect(askBuilt(path.join(root, 'dist/contract.js'))).toEqual({ version });
-    expect(askBuilt(path.join(root, 'dist/contract.cjs'))).toEqual({ version });
   });
 
   it("names the file and what to do when a copy of core's build has another package.json above it", () => {
     const copy = path.join(scratch, 'app');
     mkdirSync(path.join(copy, 'dist'), { recursive: true });
     writeFileSync(path.join(copy, 'package.json'), JSON.stringify({ name: 'my-app', version: '9.9.9' }));
-    for (const build of ['contract.js', 'contract.cjs']) copyFileSync(path.join(root, 'dist', build), path.join(copy, 'dist', build));
+    copyFileSync(path.join(root, 'dist/contract.js'), path.join(copy, 'dist/contract.js'));
     writeFileSync(path.join(copy, 'dist/package.json'), JSON.stringify({ type: 'module' }));
     // dist/package.json makes contract.js an ES module here; the lookup reads the folder above dist/.
-    for (const build of ['contract.js', 'contract.cjs']) {
-      expect(askBuilt(path.join(copy, 'dist', build))).toEqual({
-        error: `${path.join(copy, 'package.json')} is not the package.json of @toolshed/core; install @toolshed/core as a package (a bundle that copies it loses its package.json).`,
-      });
-    }
+    expect(askBuilt(path.join(copy, 'dist/contract.js'))).toEqual({
+      error: `${path.join(copy, 'package.json')} is not the package.json of @toolshed/core; install @toolshed/core as a package (a bundle that copies it loses its package.json).`,
+    });
   });
 
   it('names the file it could not read when there is no package.json above the build', () => {
     const copy = path.join(scratch, 'bare');
     mkdirSync(path.join(copy, 'dist'), { recursive: true });
-    copyFileSync(path.join(root, 'dist/contract.cjs'), path.join(copy, 'dist/contract.cjs'));
-    const { error } = askBuilt(path.join(copy, 'dist/contract.cjs'));
+    copyFileSync(path.join(root, 'dist/contract.js'), path.join(copy, 'dist/contract.js'));
+    writeFileSync(path.join(copy, 'dist/package.json'), JSON.stringify({ type: 'module' }));
+    const { error } = askBuilt(path.join(copy, 'dist/contract.js'));
     const prefix = `cannot read the package.json of @toolshed/core (${path.join(copy, 'package.json')}): ENOENT: `;
     expect(error?.startsWith(prefix), error).toBe(true);
     expect(error).toMatch(/\. Install @toolshed\/core as a package; a bundle that copies it loses its package\.json\.$/);

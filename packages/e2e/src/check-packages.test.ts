@@ -120,11 +120,11 @@ beforeAll(() => {
       'dist/other.d.ts': 'export declare const answer = 42;\n',
     },
   );
-  // An entry with a CommonJS build (a `require` condition) that its README names: sound. The
-  // same package whose README says only "ESM-only": its README hides the CommonJS build.
+  // Engines of two ranges (Node 20 from 20.19, any Node from 22.12): the README names the lowest
+  // Node of each. One README does; the other names only the first.
   for (const [dir, readme] of [
-    ['dual', '# dual\n\nESM. `dual/sub` also has a CommonJS build, for `require()`. Node 20 or later.\n'],
-    ['dual-unsaid', kept['README.md']],
+    ['two-lines', '# two-lines\n\nESM-only, for Node 20.19+ or Node 22.12+.\n'],
+    ['two-lines-unsaid', '# two-lines-unsaid\n\nESM-only, for Node 20.19 or later.\n'],
   ]) {
     writePackage(
       `packages/${dir}`,
@@ -132,23 +132,14 @@ beforeAll(() => {
         ...base,
         ...meta(`packages/${dir}`),
         name: dir,
-        exports: {
-          '.': { types: './dist/index.d.ts', default: './dist/index.js' },
-          './sub': {
-            require: { types: './dist/sub.d.cts', default: './dist/sub.cjs' },
-            default: { types: './dist/sub.d.ts', default: './dist/sub.js' },
-          },
-        },
+        engines: { node: '^20.19.0 || >=22.12.0' },
+        exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
       },
       {
         ...kept,
         'README.md': readme,
         'dist/index.js': 'export const answer = 42;\n',
         'dist/index.d.ts': 'export declare const answer = 42;\n',
-        'dist/sub.js': 'export const sub = 1;\n',
-        'dist/sub.cjs': 'exports.sub = 1;\n',
-        'dist/sub.d.ts': 'export declare const sub = 1;\n',
-        'dist/sub.d.cts': "export * from './sub.js';\n",
       },
     );
   }
@@ -213,13 +204,13 @@ it('passes sound packages, fails broken ones with what publint and attw say, and
     'dist/leftover.js is loaded by no entry (exports, bin) nor by any module they import: leave it out of the build',
     'dist/answer.d.ts takes types from "left-pad", which is not a dependency or peer dependency: a consumer\'s TypeScript cannot find it; declare it, or keep its types out of the published ones',
   ]);
-  expect(result.stdout).toMatch(/^ok {3}dual \(packages\/dual\)$/m);
+  expect(result.stdout).toMatch(/^ok {3}two-lines \(packages\/two-lines\)$/m);
   expect(result.stdout).toMatch(/^ok {3}command \(packages\/command\)$/m);
-  const unsaid = result.stdout.slice(result.stdout.indexOf('FAIL dual-unsaid'));
+  const unsaid = result.stdout.slice(result.stdout.indexOf('FAIL two-lines-unsaid'));
   // Its one problem: the next line is another package's, or the summary.
   expect(unsaid.split('\n').slice(0, 3)).toEqual([
-    'FAIL dual-unsaid (packages/dual-unsaid)',
-    '     README.md does not say that `dual-unsaid/sub` has a CommonJS build (a .cjs file in its "exports")',
+    'FAIL two-lines-unsaid (packages/two-lines-unsaid)',
+    '     README.md does not say the minimum Node version, "Node 22.12" (from engines.node "^20.19.0 || >=22.12.0")',
     expect.stringMatching(/^(ok|FAIL) |^$/),
   ]);
   expect(result.stdout).toContain('4 of 8 packages have problems');

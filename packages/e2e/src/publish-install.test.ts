@@ -16,6 +16,7 @@ import {
   OLDEST_NODE,
   pendingChangesets,
   REPO_ROOT,
+  TOO_OLD_NODE,
   workspacePackages,
 } from './workspace-copy.js';
 
@@ -312,42 +313,51 @@ describe('publish to a local registry, install selectively, run every documented
     expect(JSON.parse(ran.stdout)).toEqual({ text: 'through ai' });
   }, 600_000);
 
-  it('step 5: on the oldest Node that engines allows, the installed CLI works, require() of core fails clearly, and host loads by require()', async () => {
-    const oldest = await run(OLDEST_NODE, ['--version'], { cwd: project, env });
-    const minimum = (
+  it('step 5: on the oldest Node that engines allows, the installed CLI works, and a CommonJS program require()s host and core; on 20.18 require() fails with ERR_REQUIRE_ESM', async () => {
+    const oldest = (await run(OLDEST_NODE, ['--version'], { cwd: project, env })).stdout.trim();
+    const engines = (
       JSON.parse(readFileSync(path.join(project, 'node_modules/@toolshed/cli/package.json'), 'utf8')) as { engines: { node: string } }
     ).engines.node;
-    expect(`>=${oldest.stdout.trim().slice(1)}`).toBe(`${minimum}.0`);
-    progress(`step 5: the installed CLI on Node ${oldest.stdout.trim()}`);
+    // The first range's lowest version is the Node installed as the oldest.
+    expect(engines.split('||')[0]?.trim()).toBe(`^${oldest.slice(1)}`);
+    progress(`step 5: the installed CLI on Node ${oldest}`);
     const bin = path.join(project, 'node_modules/@toolshed/cli/bin/toolshed.cjs');
     const listed = await run(OLDEST_NODE, [bin, 'list', '--json'], { cwd: project, env });
     expect((JSON.parse(listed.stdout) as { name: string }[]).map((tool) => tool.name).sort()).toEqual(['echo', 'read_file']);
     const called = await run(OLDEST_NODE, [bin, 'call', 'echo', '{"text":"old node"}'], { cwd: project, env });
     expect(JSON.parse(called.stdout)).toEqual({ text: 'old node' });
-    // Commander's program (a CommonJS chunk), which imports the providers' adapters (ES modules only).
+    // Commander's program, which imports the providers' adapters.
     const schema = await run(OLDEST_NODE, [bin, 'schema', '--format', 'anthropic'], { cwd: project, env });
     expect((JSON.parse(schema.stdout) as { name: string }[]).map((tool) => tool.name).sort()).toEqual(['echo', 'read_file']);
 
-    // ESM-only: what a CommonJS require() gets, on the oldest Node and on this one (20.19 and later load ES modules).
-    writeFileSync(
-      path.join(project, 'require-core.cjs'),
-      "try { console.log(typeof require('@toolshed/core').defineTool); } catch (error) { console.log(error.code); console.log(error.message); }\n",
-    );
-    const onOldest = await run(OLDEST_NODE, ['require-core.cjs'], { cwd: project, env });
-    expect(onOldest.stdout).toMatch(
-      /^ERR_REQUIRE_ESM\nrequire\(\) of ES Module .*node_modules\/@toolshed\/core\/dist\/index\.js from .*require-core\.cjs not supported\.\nInstead change the require of index\.js .* to a dynamic import\(\)/,
-    );
-    const onCurrent = await run(process.execPath, ['--no-warnings', 'require-core.cjs'], { cwd: project, env });
-    expect(onCurrent.stdout).toBe('function\n');
-
-    // The entries the CLI requires have CommonJS builds (`require` condition): they load on the oldest Node too.
+    // A CommonJS program: require() loads the ES modules on the oldest Node and on this one, warning nothing.
     writeFileSync(
       path.join(project, 'require-host.cjs'),
-      "const host = require('@toolshed/host');\nconsole.log(require.resolve('@toolshed/host').endsWith('index.cjs'), typeof host.createHost, typeof require('@toolshed/core/contract').hasBrand);\n",
+      [
+        "const { createHost } = require('@toolshed/host');",
+        "const { ToolRegistry } = require('@toolshed/core');",
+        "createHost({ plugins: ['@toolshed/tool-echo'], discover: false }).then(async (host) => {",
+        "  const outcome = await host.registry.dispatch({ name: 'echo', input: { text: 'from require' } });",
+        '  console.log(JSON.stringify({ ok: outcome.ok, output: outcome.output, registry: host.registry instanceof ToolRegistry }));',
+        '  await host.close();',
+        '});',
+      ].join('\n'),
     );
     for (const node of [OLDEST_NODE, process.execPath]) {
-      expect((await run(node, ['require-host.cjs'], { cwd: project, env })).stdout).toBe('true function function\n');
+      expect(await run(node, ['require-host.cjs'], { cwd: project, env }), node).toMatchObject({
+        stdout: `${JSON.stringify({ ok: true, output: { text: 'from require' }, registry: true })}\n`,
+        stderr: '',
+      });
     }
+    // Node 20.18 cannot: Node's own error, naming the file and what to do instead.
+    expect((await run(TOO_OLD_NODE, ['--version'], { cwd: project, env })).stdout).toMatch(/^v20\.18\./);
+    writeFileSync(
+      path.join(project, 'require-core.cjs'),
+      "try { require('@toolshed/core'); console.log('loaded'); } catch (error) { console.log(error.code); console.log(error.message); }\n",
+    );
+    expect((await run(TOO_OLD_NODE, ['require-core.cjs'], { cwd: project, env })).stdout).toMatch(
+      /^ERR_REQUIRE_ESM\nrequire\(\) of ES Module .*node_modules\/@toolshed\/core\/dist\/index\.js from .*require-core\.cjs not supported\.\nInstead change the require of index\.js .* to a dynamic import\(\)/,
+    );
   }, 600_000);
 
   it('step 6: pnpm and yarn install selectively from empty folders too', async () => {
@@ -490,14 +500,11 @@ describe('publish to a local registry, install selectively, run every documented
   it('step 10: a fix released in @toolshed/host alone reaches the installed CLI through npm update', async () => {
     progress('step 10: a host fix (patch changeset) in the copy, versioned and published');
     // The fix: the CLI reports it when it loads this host, so the test can see which host runs.
-    // Built into both of host's builds, as a fix to its source is: the ES module and the CommonJS one the CLI requires.
-    for (const build of ['index.js', 'index.cjs']) {
-      const hostEntry = path.join(copy, 'packages/host/dist', build);
-      writeFileSync(
-        hostEntry,
-        `${readFileSync(hostEntry, 'utf8')}\nif (process.env.TOOLSHED_E2E_HOST_FIX) process.stderr.write('host fix ${hostPatched} loaded\\n');\n`,
-      );
-    }
+    const hostEntry = path.join(copy, 'packages/host/dist/index.js');
+    writeFileSync(
+      hostEntry,
+      `${readFileSync(hostEntry, 'utf8')}\nif (process.env.TOOLSHED_E2E_HOST_FIX) process.stderr.write('host fix ${hostPatched} loaded\\n');\n`,
+    );
     const changed = await versionCopy('e2e-host-fix', { '@toolshed/host': 'patch' });
     expect(changed['@toolshed/host']).toEqual([hostVersion, hostPatched]);
     // Dependents take a patch for the new range, and nothing takes more.

@@ -7,6 +7,8 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 
 /** The oldest Node that engines allows, installed by packages/e2e/oldest-node from the registry's `node` package. */
 export const OLDEST_NODE = path.join(REPO_ROOT, 'packages/e2e/oldest-node/node_modules/node/bin/node');
+/** The last Node 20 before it (20.18), which cannot require() an ES module: installed beside it. */
+export const TOO_OLD_NODE = path.join(REPO_ROOT, 'packages/e2e/oldest-node/node_modules/node-too-old/bin/node');
 
 const SKIP = new Set(['node_modules', '.git', '.turbo']);
 

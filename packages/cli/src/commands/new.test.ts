@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../bin/toolshed.cjs', import.meta.url));
+const cliDir = fileURLToPath(new URL('../..', import.meta.url));
 
 function toolshed(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -57,6 +58,8 @@ describe('toolshed new plugin, outside a workspace', () => {
       peerDependencies: { '@toolshed/core': '^1' },
       scripts: { build: 'tsc -p tsconfig.build.json && toolshed-manifest', test: 'vitest run' },
     });
+    // The Node versions every Toolshed package supports: the CLI's own.
+    expect(pkg.engines).toEqual((await readJson(join(cliDir, 'package.json'))).engines);
     for (const range of Object.values({ ...pkg.dependencies, ...pkg.devDependencies })) {
       expect(range).toMatch(/^[~^]\d+\.\d+\.\d+$/);
     }

@@ -442,7 +442,7 @@ describe('the MCP SDK costs only `serve`', { timeout: 30_000 }, () => {
     const listLog = path.join(project, 'list.log');
     await run(['list'], listLog);
     const listed = loadedModules(readFileSync(listLog, 'utf8'));
-    expect(listed.cjs.some((url) => url.endsWith('/packages/cli/dist/toolshed.cjs'))).toBe(true);
+    expect(listed.esm.some((url) => url.endsWith('/packages/cli/dist/toolshed.js'))).toBe(true);
     expect([...listed.esm, ...listed.cjs].filter((url) => /@modelcontextprotocol|packages\/mcp\//.test(url))).toEqual([]);
 
     const serveLog = path.join(project, 'serve.log');

@@ -35,7 +35,7 @@ function packageJson({ packageName, toolName, workspace }: PluginSpec): string {
     license: 'MIT',
     type: 'module',
     sideEffects: false,
-    engines: { node: '>=20.12' },
+    engines: { node: '^20.19.0 || >=22.12.0' },
     keywords: ['toolshed', 'toolshed-plugin'],
     exports: {
       '.': { types: './dist/index.d.ts', default: './dist/index.js' },
@@ -148,7 +148,7 @@ function readme({ packageName, toolName }: PluginSpec): string {
   return `# ${packageName}
 
 A [Toolshed](https://github.com/toolshed-dev/toolshed#readme) plugin with the \`${toolName}\` tool.
-An ES module (no CommonJS build) for Node 20.12 or later.
+ESM-only, for Node 20.19+ or Node 22.12+ (which load it from \`require()\` too).
 
 ## Use it
 

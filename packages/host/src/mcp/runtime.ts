@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 // Types only: @toolshed/mcp is an optional peer, loaded at run time only when a config names servers.
 import type { CheckServerConfig, MountServer } from '@toolshed/mcp/mount';
 
@@ -18,30 +19,19 @@ function notFound(error: unknown): boolean {
 }
 
 /**
- * A require function: the CommonJS build's own (dist/index.cjs, which the `toolshed` command
- * loads), so a listing never loads node:module; the ES module build makes one with it.
- */
-async function ownRequire(): Promise<NodeJS.Require> {
-  return typeof require === 'function' ? require : (await import('node:module')).createRequire(import.meta.url);
-}
-
-/**
  * An entry of @toolshed/mcp, or undefined when it is not installed. Looked up from the
  * project root first, as plugins are (pnpm's layout hides a project's packages from ours),
  * then beside host as its optional peer. Loaded only when a config names MCP servers.
  */
 async function loadMcp<T>(entry: string, cwd: string): Promise<T | undefined> {
-  const load = await ownRequire();
+  const { createRequire } = await import('node:module');
   let file: string | undefined;
   try {
-    file = load.resolve(entry, { paths: [cwd] });
+    file = createRequire(import.meta.url).resolve(entry, { paths: [cwd] });
   } catch (error) {
     if (!notFound(error)) throw error;
   }
-  // By require(): every @toolshed/mcp in host's peer range resolves `require` to a CommonJS
-  // build of its entries, so a listing of the servers' cached tools never starts Node's ES
-  // module loader (~2 ms), on any supported Node.
-  if (file) return load(file) as T;
+  if (file) return (await import(pathToFileURL(file).href)) as T;
   try {
     return (await import(entry)) as T;
   } catch (error) {
