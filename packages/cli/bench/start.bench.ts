@@ -16,6 +16,8 @@ import { bench, describe } from 'vitest';
 
 const bin = fileURLToPath(new URL('../bin/toolshed.cjs', import.meta.url));
 const byHand = fileURLToPath(new URL('./echo-by-hand.js', import.meta.url));
+// This repository's root, whose toolshed.config.json names the three plugins by path.
+const repository = fileURLToPath(new URL('../../..', import.meta.url));
 const require = createRequire(import.meta.url);
 const BUNDLED = ['@toolshed/tool-echo', '@toolshed/tool-read-file', '@toolshed/tool-send-email'];
 const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
@@ -146,6 +148,7 @@ for (let round = 1; round <= ROUNDS; round++)
     bench('floor: node -e 0', () => run(['-e', '0'], three), options);
     bench('toolshed --version', () => run([bin, '--version'], three), options);
     bench('toolshed list (3 plugins)', () => run([bin, 'list'], three, lines(3)), options);
+    bench('toolshed list (this repository)', () => run([bin, 'list'], repository, lines(3)), options);
     bench('toolshed list (100 plugins)', () => run([bin, 'list'], hundred, lines(100)), options);
     bench(
       'toolshed list (2 MCP servers, cached)',
@@ -156,12 +159,20 @@ for (let round = 1; round <= ROUNDS; round++)
         }),
       options,
     );
-    // Not a floor of any target: what a call of echo costs at the least, to read the call's ratio against.
+    // The floor of the call targets: what a call of echo costs at the least.
     bench(
       'reference: the echo plugin imported and run by hand',
       () =>
         run([byHand, '{"text":"hi"}'], three, (stdout) => {
           if (JSON.parse(stdout).text !== 'hi') throw new Error(`echo by hand printed ${stdout}`);
+        }),
+      options,
+    );
+    bench(
+      'toolshed call echo (this repository)',
+      () =>
+        run([bin, 'call', 'echo', '{"text":"hi"}'], repository, (stdout) => {
+          if (JSON.parse(stdout).text !== 'hi') throw new Error(`toolshed call echo printed ${stdout}, expected {"text": "hi"}`);
         }),
       options,
     );
