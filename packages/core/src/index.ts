@@ -24,6 +24,15 @@ export type { CallError, ErrorCode, FailureOutcome, Outcome, SuccessOutcome, Too
 export { classifyIssue } from './issues.js';
 export type { CallIssue, IssueProblem } from './issues.js';
 export type { ToolEvent, ToolEventListener } from './events.js';
+export type {
+  EnvReference,
+  HttpServerConfig,
+  McpServerConfig,
+  McpServerEntry,
+  McpServerState,
+  StdioServerConfig,
+  ToolMarks,
+} from './mcp-server.js';
 export { isToolError, ToolError } from './tool-error.js';
 export type { ToolErrorCode } from './tool-error.js';
 export { approvalPolicy, approvalRisk, needsApproval } from './approval-policy.js';

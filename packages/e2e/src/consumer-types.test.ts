@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,7 +65,8 @@ beforeAll(() => {
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 /** tsc's error lines for `source` in a project of `type` under `module` (and the same moduleResolution), each cut after its code. */
-function typecheck(type: 'module' | 'commonjs', module: string, source: string): Promise<string[]> {
+function typecheck(type: 'module' | 'commonjs', module: string, source: string, dir = project): Promise<string[]> {
+  const project = dir;
   const compilerOptions = { module, moduleResolution: module, strict: true, noEmit: true, types: [] };
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type }));
   writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['index.ts'] }));
@@ -117,5 +118,28 @@ describe('a TypeScript project that uses the packages', () => {
       'index.ts(6,30): error TS1479',
       'index.ts(7,40): error TS1541',
     ]);
+  }, 60_000);
+});
+
+describe('a TypeScript project with @toolshed/host and no @toolshed/mcp (its optional peer)', () => {
+  let alone: string;
+  beforeAll(() => {
+    alone = realpathSync(mkdtempSync(path.join(tmpdir(), 'toolshed-consumer-host-alone-')));
+    const modules = path.join(alone, 'node_modules');
+    mkdirSync(path.join(modules, '@toolshed/host'), { recursive: true });
+    // A copy, not a link: from the workspace's host folder its devDependency @toolshed/mcp is found.
+    for (const part of ['package.json', 'dist'])
+      cpSync(path.join(REPO_ROOT, 'packages/host', part), path.join(modules, '@toolshed/host', part), { recursive: true });
+    symlinkSync(path.join(REPO_ROOT, 'packages/core'), path.join(modules, '@toolshed/core'), 'dir');
+    symlinkSync(realpathSync(path.join(REPO_ROOT, 'packages/core/node_modules/valibot')), path.join(modules, 'valibot'), 'dir');
+  });
+  afterAll(() => rmSync(alone, { recursive: true, force: true }));
+
+  it('type-checks with library checks on, and mcpServers entries are still typed', async () => {
+    const source = `import { createHost } from '@toolshed/host';
+export const ok = createHost({ mcpServers: { files: { command: 'npx', args: ['-y', 'x'], startTimeoutMs: 5, readOnlyTools: ['read'] } } });
+export const wrong = createHost({ mcpServers: { files: { command: 'npx', startTimeoutMS: 5 } } });
+`;
+    expect(await typecheck('module', 'nodenext', source, alone)).toEqual(['index.ts(3,74): error TS2322']);
   }, 60_000);
 });

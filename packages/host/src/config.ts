@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { exposureProblems, isRecord } from '@toolshed/core/contract';
 import { ConfigError } from './errors.js';
-import { mcpServersProblems } from './mcp/entries.js';
+import { mcpServersProblems, namesServerTools } from './mcp/entries.js';
 import type { LoadedConfig } from './loaded-config.js';
 import { decodeEntry, renameProblems, type PlanEntry } from './plan/entry.js';
 import { prototypeKeyPaths, prototypeKeyProblem } from './prototype-keys.js';
@@ -46,10 +46,8 @@ type KeyPath = (string | number)[];
 /** The maps keyed by tool names: `rename` (top level, a plugin's, a server's) and a server's `annotations`. */
 function namesTools(path: KeyPath): boolean {
   if (path.length === 1) return path[0] === 'rename';
-  if (path.length !== 3 || typeof path[1] !== 'number') return false;
-  return (
-    (path[0] === 'plugins' && path[2] === 'rename') || (path[0] === 'mcpServers' && (path[2] === 'rename' || path[2] === 'annotations'))
-  );
+  if (path[0] === 'mcpServers' || path[0] === 'servers') return namesServerTools(path.slice(1));
+  return path.length === 3 && path[0] === 'plugins' && typeof path[1] === 'number' && path[2] === 'rename';
 }
 
 /** A refused key, and for one inside a plugin's options, which plugin's. */

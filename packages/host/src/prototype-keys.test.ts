@@ -53,6 +53,43 @@ describe('prototype keys in options given to createHost in code', () => {
   });
 });
 
+describe('prototype keys in mcpServers', () => {
+  // As text: in an object literal "__proto__" would not be an own key. Tools may be called
+  // "constructor" or "__proto__", so a server's rename and annotations maps keep such keys.
+  const servers = (form: 'list' | 'object') => {
+    const entry =
+      '"command": "node", "rename": {"constructor": "c"}, "annotations": {"__proto__": {"readOnly": true}}, "env": {"__proto__": "x"}';
+    return form === 'list' ? `[{"name": "files", ${entry}}]` : `{"files": {${entry}}}`;
+  };
+
+  it.each([
+    ['list', 'mcpServers[0].env.__proto__'],
+    ['object', 'mcpServers.files.env.__proto__'],
+  ] as const)('a file, %s form: the env key is refused, the tool-name maps pass', async (form, field) => {
+    project = new Project();
+    project.config(`{"mcpServers": ${servers(form)}}`);
+    const error = await createHost({ cwd: project.dir }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toBe(
+      `${project.dir}/toolshed.config.json is not a valid Toolshed config:\n  - ${REFUSED(field, '__proto__').slice('option '.length)}`,
+    );
+  });
+
+  it.each([
+    ['list', 'mcpServers[0].env.__proto__'],
+    ['object', 'mcpServers.files.env.__proto__'],
+  ] as const)(
+    'given in code, %s form (from JSON.parse): the env key is refused before any server starts, the tool-name maps pass',
+    async (form, field) => {
+      const error = await createHost({ mcpServers: JSON.parse(servers(form)) }).catch((thrown: unknown) => thrown);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toBe(
+        `the createHost options are not valid:\n  - ${REFUSED(field, '__proto__').slice('option '.length)}`,
+      );
+    },
+  );
+});
+
 describe('prototype keys in a config given as an object or read from a file', () => {
   it('the host options: refused at load, naming the key path', async () => {
     const config = JSON.parse('{"plugins": [["tool-x", {"a": {"prototype": {}}}]], "exposure": {"mode": "search", "constructor": 1}}');

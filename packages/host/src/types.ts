@@ -1,6 +1,18 @@
-import type { AnyPlugin, AnySchema, Exposure, Plugin, PluginPhase, RegistryOptions, ToolDefinition, ToolRegistry } from '@toolshed/core';
-// Types only: @toolshed/mcp, an optional peer, declares what an MCP server entry and its state are.
-import type { EnvReference, McpServerEntry, McpServerState } from '@toolshed/mcp/mount';
+// An MCP server's entry and state are core's (@toolshed/mcp speaks of them too), so host's
+// types need no @toolshed/mcp, an optional peer, installed.
+import type {
+  AnyPlugin,
+  AnySchema,
+  EnvReference,
+  Exposure,
+  McpServerEntry,
+  McpServerState,
+  Plugin,
+  PluginPhase,
+  RegistryOptions,
+  ToolDefinition,
+  ToolRegistry,
+} from '@toolshed/core';
 import type { InferInput } from 'valibot';
 
 /**

@@ -1,6 +1,7 @@
 import { isRecord, SERVER_NAME_PATTERN as SERVER_NAME } from '@toolshed/core/contract';
 import type { LoadedConfig } from '../loaded-config.js';
 import { ConfigError } from '../errors.js';
+import { prototypeKeyPaths, prototypeKeyProblem } from '../prototype-keys.js';
 import type { HostOptions } from '../types.js';
 
 /** One `mcpServers` entry as given, with where it was written (for errors). */
@@ -63,9 +64,22 @@ function listServers(value: unknown, key: string): { servers: Listed[]; problems
   return { servers, problems };
 }
 
+/**
+ * Whether the keys at `path` (within an `mcpServers` value, list or object form) are a server's
+ * tool names, which may be "constructor" or "__proto__": its `rename` and `annotations`.
+ */
+export function namesServerTools(path: readonly (string | number)[]): boolean {
+  return path.length === 2 && (path[1] === 'rename' || path[1] === 'annotations');
+}
+
 /** Every problem of a config's `mcpServers` (or `servers`, VS Code's name for it). */
 export function mcpServersProblems(value: unknown, key = 'mcpServers'): string[] {
   return listServers(value, key).problems;
+}
+
+/** Where an entry is, naming the server: `toolshed.config.json mcpServers[1] "files"`, `... mcpServers "files"`. */
+function placed(where: string, at: string, name: string): string {
+  return at.includes('"') ? `${where} ${at}` : `${where} ${at} "${name}"`;
 }
 
 /** The MCP servers named in code (first) and in the config file, each with where it was written. */
@@ -73,6 +87,8 @@ export function serverEntries(options: HostOptions, loaded: LoadedConfig | undef
   const entries: ServerEntry[] = [];
   if (options.mcpServers !== undefined) {
     const { servers, problems } = listServers(options.mcpServers, 'mcpServers');
+    // The config file's are refused by its own check (config.ts), these here.
+    for (const path of prototypeKeyPaths(options.mcpServers, namesServerTools)) problems.push(prototypeKeyProblem(path, ['mcpServers']));
     if (problems.length > 0) {
       throw new ConfigError(
         '(createHost options)',
@@ -80,11 +96,7 @@ export function serverEntries(options: HostOptions, loaded: LoadedConfig | undef
       );
     }
     for (const { entry, at } of servers) {
-      entries.push({
-        entry,
-        where: `createHost options ${at}${at.includes('"') ? '' : ` "${entry.name}"`}`,
-        configName: 'the createHost options',
-      });
+      entries.push({ entry, where: placed('createHost options', at, entry.name), configName: 'the createHost options' });
     }
   }
   const config = loaded?.config;
@@ -92,7 +104,7 @@ export function serverEntries(options: HostOptions, loaded: LoadedConfig | undef
   const given = config?.[key];
   if (given !== undefined) {
     for (const { entry, at } of listServers(given, key).servers) {
-      entries.push({ entry, where: `${loaded!.label} ${at}${at.includes('"') ? '' : ` "${entry.name}"`}`, configName: loaded!.label });
+      entries.push({ entry, where: placed(loaded!.label, at, entry.name), configName: loaded!.label });
     }
   }
   return entries;

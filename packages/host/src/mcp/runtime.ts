@@ -19,31 +19,27 @@ function notFound(error: unknown): boolean {
 }
 
 /**
- * An entry of @toolshed/mcp, or undefined when it is not installed. Looked up from the
- * project root first, as plugins are (pnpm's layout hides a project's packages from ours),
- * then beside host as its optional peer. Loaded only when a config names MCP servers.
+ * The mount runtime (`@toolshed/mcp/mount`), or undefined when @toolshed/mcp is not installed.
+ * Looked up from the project root first, as plugins are (pnpm's layout hides a project's
+ * packages from ours), then beside host as its optional peer. Loaded only when a config names
+ * MCP servers.
  */
-async function loadMcp<T>(entry: string, cwd: string): Promise<T | undefined> {
+export async function loadMountRuntime(cwd: string): Promise<MountRuntime | undefined> {
   const { createRequire } = await import('node:module');
   let file: string | undefined;
   try {
-    file = createRequire(import.meta.url).resolve(entry, { paths: [cwd] });
+    file = createRequire(import.meta.url).resolve(MOUNT, { paths: [cwd] });
   } catch (error) {
     if (!notFound(error)) throw error;
   }
-  if (file) return (await import(pathToFileURL(file).href)) as T;
+  if (file) return (await import(pathToFileURL(file).href)) as MountRuntime;
   try {
-    return (await import(entry)) as T;
+    return (await import(MOUNT)) as MountRuntime;
   } catch (error) {
     // Only @toolshed/mcp itself missing; a fault inside an installed copy is shown as it is.
     if (notFound(error) && String((error as Error).message).includes('@toolshed/mcp')) return undefined;
     throw error;
   }
-}
-
-/** The mount runtime (`@toolshed/mcp/mount`), or undefined when @toolshed/mcp is not installed. */
-export function loadMountRuntime(cwd: string): Promise<MountRuntime | undefined> {
-  return loadMcp<MountRuntime>(MOUNT, cwd);
 }
 
 /** Where the runtime keeps one manifest per server, keyed by a hash of its config. */

@@ -1,4 +1,5 @@
-import type { McpMount, McpServerConfig } from '@toolshed/mcp/mount';
+import type { McpServerConfig } from '@toolshed/core';
+import type { McpMount } from '@toolshed/mcp/mount';
 import type { PackageJson } from '../package.js';
 
 /**

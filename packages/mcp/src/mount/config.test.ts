@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { HttpServerConfig, StdioServerConfig } from './api.js';
 import { checkServerConfig, isMcpConfigError } from './config.js';
 
 const where = 'toolshed.config.json mcpServers[0]';
@@ -24,6 +25,30 @@ describe('checkServerConfig', () => {
       url: 'https://example.test/mcp',
       headers: { Authorization: 'Bearer x' },
     });
+  });
+
+  it('keeps a "__proto__" key of rename, annotations, env and headers as the key it is, never as the copy\'s prototype', () => {
+    // As JSON.parse makes them (an own "__proto__" key), from a config file or a harness.
+    const stdio = checkServerConfig(
+      JSON.parse(
+        '{"name": "s", "command": "x", "rename": {"__proto__": "proto_tool"}, "annotations": {"__proto__": {"readOnly": true}}, "env": {"__proto__": "v"}}',
+      ),
+      where,
+    ) as StdioServerConfig;
+    for (const map of [stdio.rename, stdio.annotations, stdio.env]) {
+      expect(Object.getPrototypeOf(map)).toBe(Object.prototype);
+      expect(Object.keys(map!)).toEqual(['__proto__']);
+    }
+    expect(Object.getOwnPropertyDescriptor(stdio.rename, '__proto__')?.value).toBe('proto_tool');
+    expect(Object.getOwnPropertyDescriptor(stdio.annotations, '__proto__')?.value).toEqual({ readOnly: true });
+    // Another tool's lookup finds nothing of it.
+    expect((stdio.annotations as Record<string, unknown>).other).toBeUndefined();
+    const http = checkServerConfig(
+      JSON.parse('{"name": "s", "url": "https://example.test/mcp", "headers": {"__proto__": "v"}}'),
+      where,
+    ) as HttpServerConfig;
+    expect(Object.getPrototypeOf(http.headers)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(http.headers, '__proto__')?.value).toBe('v');
   });
 
   it.each([
@@ -71,6 +96,24 @@ describe('checkServerConfig', () => {
     expect(error.field).toBe(field);
     expect(error.message).toContain(where);
     expect(error.message).toContain(reason);
+  });
+
+  it('refuses URL credentials that are not valid percent-encoding, naming url and never quoting them; valid ones pass', () => {
+    for (const url of ['https://sk-user%ZZ:hunter2@h/mcp', 'https://me:hunter2%@h/mcp']) {
+      let caught: unknown;
+      try {
+        checkServerConfig({ name: 'x', url }, where);
+      } catch (error) {
+        caught = error;
+      }
+      expect(isMcpConfigError(caught)).toBe(true);
+      expect(caught).toMatchObject({ field: 'url', reason: expect.stringContaining('write "%" in them as "%25"') });
+      expect((caught as Error).message).not.toMatch(/hunter2|sk-user/);
+    }
+    expect(checkServerConfig({ name: 'x', url: 'https://me:hunter2%25@h/mcp' }, where)).toEqual({
+      name: 'x',
+      url: 'https://me:hunter2%25@h/mcp',
+    });
   });
 
   it('never quotes an env or header value in an error', () => {

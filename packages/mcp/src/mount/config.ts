@@ -47,6 +47,10 @@ function stringList(where: string, field: string, value: unknown): string[] | un
   return [...value];
 }
 
+// The copies of maps keyed by what the user wrote (tool names, variables, headers) are made by
+// Object.fromEntries, which defines each key as its own: an assignment would take a tool named
+// "__proto__" for the copy's prototype and drop its entry (or, for annotations, make it the
+// prototype every other tool's lookup falls through to).
 function stringRecord(where: string, field: string, value: unknown, what: string): Record<string, string> | undefined {
   if (value === undefined) return undefined;
   if (!isRecord(value)) {
@@ -54,7 +58,7 @@ function stringRecord(where: string, field: string, value: unknown, what: string
     const got = field === 'env' ? (Array.isArray(value) ? 'an array' : typeof value) : JSON.stringify(value);
     throw new McpConfigError(where, field, `must be an object of ${what}, got ${got}.`);
   }
-  const out: Record<string, string> = {};
+  const out: [string, string][] = [];
   for (const [key, item] of Object.entries(value)) {
     if (typeof item !== 'string') {
       throw new McpConfigError(
@@ -63,16 +67,16 @@ function stringRecord(where: string, field: string, value: unknown, what: string
         `must be a string${field === 'env' ? ' (resolve {"env": NAME} references before checking)' : ''}, got ${typeof item}.`,
       );
     }
-    out[key] = item;
+    out.push([key, item]);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 function marks(where: string, value: unknown): Record<string, ToolMarks> | undefined {
   if (value === undefined) return undefined;
   if (!isRecord(value))
     throw new McpConfigError(where, 'annotations', 'must be an object keyed by tool name (or "*"), e.g. {"*": {"readOnly": true}}.');
-  const out: Record<string, ToolMarks> = {};
+  const out: [string, ToolMarks][] = [];
   for (const [tool, given] of Object.entries(value)) {
     if (!isRecord(given)) throw new McpConfigError(where, `annotations.${tool}`, 'must be an object such as {"readOnly": true}.');
     const mark: ToolMarks = {};
@@ -85,9 +89,9 @@ function marks(where: string, value: unknown): Record<string, ToolMarks> | undef
       }
       (mark as Record<string, unknown>)[key] = item;
     }
-    out[tool] = mark;
+    out.push([tool, mark]);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /**
@@ -145,6 +149,16 @@ function shownUrl(value: unknown): string {
   }
 }
 
+/**
+ * The user and password written in a server's URL (`https://user:pass@host/mcp`), decoded, or
+ * undefined when it has none. Sent as `Authorization: Basic`, and kept out of every message.
+ * Throws a URIError for a part that is not valid percent-encoding (checkServerConfig refuses it).
+ */
+export function urlCredentials(url: URL): { user: string; password: string } | undefined {
+  if (url.username === '' && url.password === '') return undefined;
+  return { user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+}
+
 // RFC 9110 field names, and values without the control characters fetch refuses (CR, LF, NUL,
 // and the rest but tab): fetch's own error quotes the whole value, a token with it.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -155,7 +169,7 @@ function headers(where: string, value: unknown): Record<string, string> | undefi
   if (value === undefined) return undefined;
   if (!isRecord(value))
     throw new McpConfigError(where, 'headers', 'must be an object of header values, e.g. {"Authorization": "Bearer ${TOKEN}"}.');
-  const out: Record<string, string> = {};
+  const out: [string, string][] = [];
   for (const [name, item] of Object.entries(value)) {
     if (!HEADER_NAME.test(name)) {
       throw new McpConfigError(where, `headers.${name}`, "is not an HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only).");
@@ -175,9 +189,9 @@ function headers(where: string, value: unknown): Record<string, string> | undefi
         `holds ${what}, which no HTTP header value may (the value is not shown). A token read from a file with $(cat file) keeps every line but the last line break: give the token alone, on one line.`,
       );
     }
-    out[name] = item;
+    out.push([name, item]);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /**
@@ -247,6 +261,15 @@ export function checkServerConfig(value: unknown, where: string): McpServerConfi
   }
   if (typeof value.url !== 'string' || url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new McpConfigError(where, 'url', `must be an absolute http: or https: URL, ${shownUrl(value.url)}.`);
+  }
+  try {
+    urlCredentials(url);
+  } catch {
+    throw new McpConfigError(
+      where,
+      'url',
+      'has a user or password that is not valid percent-encoding (not shown: it may be a secret); write "%" in them as "%25".',
+    );
   }
   return {
     ...common,

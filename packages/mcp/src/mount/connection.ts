@@ -10,6 +10,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Progress } from '@toolshed/core';
 import type { McpServerConfig } from './api.js';
+import { urlCredentials } from './config.js';
 import { boundedFetch } from './bounded-fetch.js';
 import type { ServerTool } from './definitions.js';
 import { GUARD_SOURCE } from './guard.js';
@@ -103,9 +104,9 @@ export function safeUrl(url: string): string {
 export function httpTarget(given: string, headers: Record<string, string> = {}): { url: URL; headers: Record<string, string> } {
   const url = new URL(given);
   const out = { ...headers };
-  if (url.username !== '' || url.password !== '') {
-    const user = decodeURIComponent(url.username);
-    const password = decodeURIComponent(url.password);
+  const credentials = urlCredentials(url);
+  if (credentials) {
+    const { user, password } = credentials;
     url.username = '';
     url.password = '';
     if (!Object.keys(out).some((name) => name.toLowerCase() === 'authorization')) {

@@ -11,7 +11,7 @@ import {
 import type { AnyTool, ToolContext, ToolDefinition } from '@toolshed/core';
 import type { McpMount, McpServerConfig, McpServerState, MountContext, ToolsChangedListener } from './api.js';
 import { cacheFile, configHash, readCache, writeCache } from './cache.js';
-import { checkServerConfig } from './config.js';
+import { checkServerConfig, urlCredentials } from './config.js';
 import type { Connection } from './connection.js';
 import { mountTools, type Mounted, type ServerTool } from './definitions.js';
 import { forget, remember, track, untrack } from './lifecycle.js';
@@ -463,10 +463,8 @@ function validator(schema: { [key: string]: unknown }, server: string, which: 'i
 function configSecrets(config: McpServerConfig): string[] {
   if ('command' in config) return [];
   const secrets = Object.values(config.headers ?? {}).flatMap((value) => [value, value.replace(/^\S+\s+/, '')]);
-  const url = new URL(config.url);
-  const user = decodeURIComponent(url.username);
-  const password = decodeURIComponent(url.password);
-  if (user !== '' || password !== '') secrets.push(user, password, `${user}:${password}`);
+  const credentials = urlCredentials(new URL(config.url));
+  if (credentials) secrets.push(credentials.user, credentials.password, `${credentials.user}:${credentials.password}`);
   return secrets;
 }
 
