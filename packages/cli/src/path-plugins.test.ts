@@ -1,37 +1,20 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { toolshed } from './mcp-project.fixture.js';
 import { loadedModules, moduleLogImport } from './module-log.fixture.js';
 
 // Plugins named by path in toolshed.config.json (as this repository names its three) are as lazy
 // as installed ones: a call imports only the plugin whose tool it calls.
-const bin = fileURLToPath(new URL('../bin/toolshed.cjs', import.meta.url));
 const workspace = fileURLToPath(new URL('../../..', import.meta.url));
 const manifestBin = path.join(
   path.dirname(createRequire(import.meta.url).resolve('@toolshed/host/package.json')),
   'bin/toolshed-manifest.js',
 );
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function toolshed(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [...nodeArgs, bin, ...args],
-      { cwd, env: { ...process.env, NO_COLOR: '1', ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 let scratch: string;
 beforeEach(() => {
