@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import { type ApproveHook, approvalPolicy, approvalRisk } from '@toolshed/core';
 
 /**
@@ -15,7 +14,8 @@ export async function terminalApproval(yes: boolean): Promise<ApproveHook> {
         reason: `${tool.name} needs approval (it is ${approvalRisk(tool)}) and there is no terminal to ask; run it again with --yes to allow it`,
       };
     }
-    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    // readline loads only when there is someone to ask.
+    const rl = process.getBuiltinModule('node:readline/promises').createInterface({ input: process.stdin, output: process.stderr });
     try {
       const answer = await rl.question(`Allow ${tool.name} (${approvalRisk(tool)}) with ${JSON.stringify(call.input)}? [y/N] `);
       return /^y(es)?$/i.test(answer.trim()) ? true : { approved: false, reason: 'the user said no' };

@@ -1,5 +1,7 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Command } from 'commander';
+const { parseArgs } = process.getBuiltinModule('node:util');
+
+type ParseArgsConfig = NonNullable<Parameters<typeof parseArgs>[0]>;
 
 /**
  * An option with its help line. The one definition both parsers read: commander builds the

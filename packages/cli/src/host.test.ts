@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadedModules, moduleLogImport } from './module-log.fixture.js';
+import { loadedModules, moduleLog } from './module-log.fixture.js';
 
 const bin = fileURLToPath(new URL('../bin/toolshed.cjs', import.meta.url));
 const workspace = fileURLToPath(new URL('../../..', import.meta.url));
@@ -105,7 +105,7 @@ describe('toolshed list with discovered plugins', () => {
       devDependencies: { ...Object.fromEntries(Object.keys(BUNDLED).map((name) => [name, '^1'])), 'tool-shout': '^3' },
     });
     const log = path.join(project, 'loaded.log');
-    const run = await toolshed(['list', '--json'], { nodeArgs: ['--import', moduleLogImport(log)] });
+    const run = await toolshed(['list', '--json'], moduleLog(log));
 
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);

@@ -1,5 +1,3 @@
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { ApprovalSetting, Exposure, ToolDefinition, ToolRegistry } from '@toolshed/core';
 import {
   createHost,
@@ -13,6 +11,8 @@ import {
 } from '@toolshed/host';
 import { printError } from './print.js';
 import { UsageError } from './usage-error.js';
+const { statSync } = process.getBuiltinModule('node:fs');
+const { resolve } = process.getBuiltinModule('node:path');
 
 /** The global --cwd and --config options, set before any command runs. */
 let project: { cwd?: string; config?: string } = {};

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { UsageError } from './usage-error.js';
+const { readFileSync } = process.getBuiltinModule('node:fs');
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];

@@ -27,7 +27,7 @@ import {
   startHttpMarker,
   toolshed,
 } from './mcp-project.fixture.js';
-import { loadedModules, moduleLogImport } from './module-log.fixture.js';
+import { loadedModules, moduleLog } from './module-log.fixture.js';
 
 afterAll(removeMade);
 
@@ -153,7 +153,8 @@ describe('two stdio servers: server-everything and the marker server', () => {
     const loaded = async (args: string[]) => {
       const log = path.join(dir, `modules-${args[0]}.log`);
       rmSync(log, { force: true });
-      expect((await toolshed(dir, args, env, ['--import', moduleLogImport(log)])).code).toBe(0);
+      const logged = moduleLog(log);
+      expect((await toolshed(dir, args, { ...env, ...logged.env }, logged.nodeArgs)).code).toBe(0);
       const { esm, cjs } = loadedModules(readFileSync(log, 'utf8'));
       const short = (url: string) => url.replace(/^.*\/packages\//, '').replace(/^.*\/node_modules\//, '');
       return { esm: esm.map(short), cjs: cjs.map(short) };

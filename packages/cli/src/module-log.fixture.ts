@@ -2,30 +2,38 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * A `--import` argument for a `toolshed` child that writes every module the process loaded to
- * `log`, one a line: `esm <url>` for each ES module as Node's loader loads it (a module hook),
- * and at exit `cjs <url>` for every CommonJS file in require's cache (the bin, and CommonJS
- * dependencies such as ajv), which module hooks do not see on Node 20.
+ * How to run a `toolshed` child so that it writes every module it loaded to `log`, one a line:
+ * `esm <url>` for each ES module as Node's loader stores it, and at exit `cjs <url>` for every
+ * CommonJS file in require's cache (the bin, and CommonJS dependencies such as ajv). The bin
+ * require()s the program, and on Node 20 module hooks do not see what require() loads, so the
+ * ES modules are read from the loader's own debug lines (NODE_DEBUG=esm), which the child
+ * writes to the log instead of its stderr.
  */
-export function moduleLogImport(log: string): string {
-  const hook = `data:text/javascript,${encodeURIComponent(`
-    import { appendFileSync } from 'node:fs';
-    export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, 'esm ' + url + '\\n'); return next(url, context); }
-  `)}`;
-  return `data:text/javascript,${encodeURIComponent(`
-    import { appendFileSync } from 'node:fs';
-    import { createRequire, register } from 'node:module';
-    import { pathToFileURL } from 'node:url';
-    register(${JSON.stringify(hook)});
-    const cache = createRequire(process.cwd() + '/').cache;
-    process.on('exit', () => {
-      const files = Object.keys(cache).map((file) => 'cjs ' + pathToFileURL(file).href + '\\n');
-      appendFileSync(${JSON.stringify(log)}, files.join(''));
-    });
-  `)}`;
+export function moduleLog(log: string): { nodeArgs: string[]; env: NodeJS.ProcessEnv } {
+  // A CommonJS preload: it patches stderr before the ES module loader writes its first line.
+  const preload = `${log}.preload.cjs`;
+  writeFileSync(
+    preload,
+    `const { appendFileSync } = require('node:fs');
+const { pathToFileURL } = require('node:url');
+const write = process.stderr.write.bind(process.stderr);
+process.stderr.write = (chunk, ...rest) => {
+  const text = String(chunk);
+  if (!/^ESM \\d+: /.test(text)) return write(chunk, ...rest);
+  const stored = /^ESM \\d+: Storing (\\S+) /.exec(text);
+  if (stored) appendFileSync(${JSON.stringify(log)}, 'esm ' + stored[1] + '\\n');
+  return true;
+};
+process.on('exit', () => {
+  const files = Object.keys(require.cache).map((file) => 'cjs ' + pathToFileURL(file).href + '\\n');
+  appendFileSync(${JSON.stringify(log)}, files.join(''));
+});
+`,
+  );
+  return { nodeArgs: ['--require', preload], env: { NODE_DEBUG: 'esm' } };
 }
 
-/** The modules a child run with `moduleLogImport(log)` loaded, by kind. */
+/** The modules a child run with `moduleLog(log)` loaded, by kind. */
 export function loadedModules(text: string): { esm: string[]; cjs: string[] } {
   const lines = text.split('\n').filter(Boolean);
   const of = (kind: string) => lines.filter((line) => line.startsWith(`${kind} `)).map((line) => line.slice(kind.length + 1));

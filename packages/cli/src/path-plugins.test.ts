@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toolshed } from './mcp-project.fixture.js';
-import { loadedModules, moduleLogImport } from './module-log.fixture.js';
+import { loadedModules, moduleLog } from './module-log.fixture.js';
 
 // Plugins named by path in toolshed.config.json (as this repository names its three) are as lazy
 // as installed ones: a call imports only the plugin whose tool it calls.
@@ -25,7 +25,8 @@ afterEach(() => rmSync(scratch, { recursive: true, force: true }));
 describe('plugins named by path', () => {
   it("in this repository, `toolshed call echo` imports the echo plugin and neither read_file's nor send_email's", async () => {
     const log = path.join(scratch, 'modules.log');
-    const run = await toolshed(workspace, ['call', 'echo', '{"text":"hi"}'], {}, ['--import', moduleLogImport(log)]);
+    const { env, nodeArgs } = moduleLog(log);
+    const run = await toolshed(workspace, ['call', 'echo', '{"text":"hi"}'], env, nodeArgs);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ text: 'hi' });
     const { esm, cjs } = loadedModules(readFileSync(log, 'utf8'));

@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs';
+const { writeSync } = process.getBuiltinModule('node:fs');
 
 // A pipe the parent left non-blocking is full for a moment: wait 1 ms rather than spin.
 const pause = new Int32Array(new SharedArrayBuffer(4));

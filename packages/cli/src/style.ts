@@ -1,5 +1,5 @@
-import { fstatSync } from 'node:fs';
-import { styleText } from 'node:util';
+const { fstatSync } = process.getBuiltinModule('node:fs');
+const { styleText } = process.getBuiltinModule('node:util');
 
 type Format = Parameters<typeof styleText>[0];
 

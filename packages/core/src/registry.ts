@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import * as v from 'valibot';
 import { checkDefinition, checkTimeout, copyDefinition, describeTool, sameDefinition, type ToolDefinition } from './definition.js';
 import type { Approval, ApproveHook } from './approval-policy.js';
@@ -15,6 +14,7 @@ import { brand, hasBrand } from './brand.js';
 import { isToolError } from './tool-error.js';
 import type { AnyTool, Progress, ToolContext, ToolLogger } from './tool.js';
 import { isRecord } from './record.js';
+const { setMaxListeners } = process.getBuiltinModule('node:events');
 
 export interface RegistryOptions {
   /**

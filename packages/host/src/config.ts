@@ -1,5 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
 import { exposureProblems, isRecord } from '@toolshed/core/contract';
 import { ConfigError } from './errors.js';
 import { mcpServersProblems, namesServerTools } from './mcp/entries.js';
@@ -7,6 +5,8 @@ import type { LoadedConfig } from './loaded-config.js';
 import { decodeEntry, renameProblems, type PlanEntry } from './plan/entry.js';
 import { prototypeKeyPaths, prototypeKeyProblem } from './prototype-keys.js';
 import type { HostConfig } from './types.js';
+const { existsSync, readFileSync } = process.getBuiltinModule('node:fs');
+const { basename, dirname, resolve } = process.getBuiltinModule('node:path');
 
 export const CONFIG_FILE = 'toolshed.config.json';
 

@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { isPluginError, manifestOf, PluginError } from '@toolshed/core/contract';
 import { importAndInstantiate } from './load.js';
 import { readManifestField } from './manifest.js';
 import { packageEntry, readPackageJson } from './package.js';
+const { mkdirSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const { dirname, resolve } = process.getBuiltinModule('node:path');
 
 export interface GeneratedManifest {
   file: string;

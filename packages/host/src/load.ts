@@ -1,6 +1,6 @@
-import { pathToFileURL } from 'node:url';
 import type { PluginInstance } from '@toolshed/core';
 import { describeThrown, PluginError, pluginFromModule } from '@toolshed/core/contract';
+const { pathToFileURL } = process.getBuiltinModule('node:url');
 
 /** Import a plugin module. A throw or a syntax error is an import-phase failure. */
 export async function importPluginModule(file: string): Promise<unknown> {

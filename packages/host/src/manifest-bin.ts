@@ -1,6 +1,6 @@
-import { relative } from 'node:path';
-import { parseArgs } from 'node:util';
 import { generateManifest } from './generate.js';
+const { relative } = process.getBuiltinModule('node:path');
+const { parseArgs } = process.getBuiltinModule('node:util');
 
 const USAGE = `Usage: toolshed-manifest [--dir PACKAGE_DIR] [--options JSON]
 

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
 // The light entry: core's manifest rules without valibot (listing imports no more of core).
 import { checkManifestFile, PluginError, type ManifestField, type ManifestFile } from '@toolshed/core/contract';
 
 export { checkManifestField as readManifestField } from '@toolshed/core/contract';
+const { readFileSync } = process.getBuiltinModule('node:fs');
+const { relative, resolve } = process.getBuiltinModule('node:path');
 export type { ManifestField, ManifestFile, ManifestTool } from '@toolshed/core/contract';
 
 /** Read the generated manifest file and check it agrees with the package.json field. */

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { PluginError } from '@toolshed/core/contract';
+const { readFileSync } = process.getBuiltinModule('node:fs');
+const { join } = process.getBuiltinModule('node:path');
 
 /** A dependency named in the project's package.json, and the field that names it. */
 export interface DeclaredDependency {

@@ -1,6 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isRecord, PluginError } from '@toolshed/core/contract';
+const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
+const { dirname, isAbsolute, join, resolve } = process.getBuiltinModule('node:path');
 
 export interface PackageJson {
   name?: unknown;

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import { CONFIG_FILE } from './config.js';
+const { existsSync } = process.getBuiltinModule('node:fs');
+const { dirname, join, resolve } = process.getBuiltinModule('node:path');
 
 const MARKERS = ['package.json', 'node_modules', CONFIG_FILE];
 

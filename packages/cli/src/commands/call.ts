@@ -1,4 +1,3 @@
-import { appendFileSync, openSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Outcome, ToolEvent, ToolRegistry } from '@toolshed/core';
 import { commandOf, type CommandSpec } from '../command-spec.js';
@@ -8,6 +7,7 @@ import { print } from '../print.js';
 import { style } from '../style.js';
 import { UsageError } from '../usage-error.js';
 import { loadContext } from '../load-context.js';
+const { appendFileSync, openSync } = process.getBuiltinModule('node:fs');
 
 interface CallOptions {
   inputFile?: string;

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { SearchableTool } from '@toolshed/context';
 import { inspectTools } from '../host.js';
 import { style } from '../style.js';
 import { UsageError } from '../usage-error.js';
 import { loadContext } from '../load-context.js';
+const { readFileSync } = process.getBuiltinModule('node:fs');
 
 interface SearchCommandOptions {
   definitions?: string;

@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadedModules, moduleLogImport } from '../module-log.fixture.js';
+import { loadedModules, moduleLog } from '../module-log.fixture.js';
 
 const bin = fileURLToPath(new URL('../../bin/toolshed.cjs', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -428,10 +428,11 @@ describe('toolshed serve --http --stateless', { timeout: 30_000 }, () => {
 describe('the MCP SDK costs only `serve`', { timeout: 30_000 }, () => {
   function run(args: string[], log: string, stdin = ''): Promise<void> {
     return new Promise((resolve) => {
+      const logged = moduleLog(log);
       const child = execFile(
         process.execPath,
-        ['--import', moduleLogImport(log), bin, ...args],
-        { cwd: project, env: { ...process.env, MODULE_LOG: log } },
+        [...logged.nodeArgs, bin, ...args],
+        { cwd: project, env: { ...process.env, ...logged.env } },
         () => resolve(),
       );
       child.stdin?.end(stdin);

@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+const { existsSync, readdirSync, readFileSync } = process.getBuiltinModule('node:fs');
+const { dirname, join, resolve } = process.getBuiltinModule('node:path');
 
 /** A pnpm workspace the new package lands in, and which @toolshed packages it builds itself. */
 export interface Workspace {

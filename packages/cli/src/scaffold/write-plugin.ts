@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
 import { checkPackageName, checkToolName, toolNameFor } from './names.js';
 import { initialChangeset, pluginFiles } from './plugin-files.js';
 import { findWorkspace } from './workspace.js';
 import { UsageError } from '../usage-error.js';
+const { existsSync, mkdirSync, readdirSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const { dirname, join, relative, resolve } = process.getBuiltinModule('node:path');
 
 interface NewPluginOptions {
   dir?: string;

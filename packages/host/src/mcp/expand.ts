@@ -1,5 +1,5 @@
-import { homedir } from 'node:os';
 import { PluginError } from '@toolshed/core/contract';
+const { homedir } = process.getBuiltinModule('node:os');
 
 /**
  * `${NAME}` and `${NAME:-default}` (Claude Code), `${env:NAME}` (VS Code, Cursor), and the

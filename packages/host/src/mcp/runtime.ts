@@ -1,7 +1,7 @@
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 // Types only: @toolshed/mcp is an optional peer, loaded at run time only when a config names servers.
 import type { CheckServerConfig, MountServer } from '@toolshed/mcp/mount';
+const { join } = process.getBuiltinModule('node:path');
+const { pathToFileURL } = process.getBuiltinModule('node:url');
 
 /** The members of `@toolshed/mcp/mount` the host uses. */
 export interface MountRuntime {
@@ -25,7 +25,7 @@ function notFound(error: unknown): boolean {
  * MCP servers.
  */
 export async function loadMountRuntime(cwd: string): Promise<MountRuntime | undefined> {
-  const { createRequire } = await import('node:module');
+  const { createRequire } = process.getBuiltinModule('node:module');
   let file: string | undefined;
   try {
     file = createRequire(import.meta.url).resolve(MOUNT, { paths: [cwd] });

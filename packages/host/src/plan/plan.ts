@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { Exposure } from '@toolshed/core';
 import { PluginError } from '@toolshed/core/contract';
 import { loadConfig } from '../config.js';
@@ -18,6 +16,8 @@ import { isLive } from './state.js';
 import { mcpLog, serverEntries } from '../mcp/entries.js';
 import { loadMountRuntime } from '../mcp/runtime.js';
 import { locateServer } from './mcp.js';
+const { readFileSync } = process.getBuiltinModule('node:fs');
+const { join, resolve } = process.getBuiltinModule('node:path');
 
 export interface Plan {
   cwd: string;

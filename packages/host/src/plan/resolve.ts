@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { PluginError } from '@toolshed/core/contract';
 import { findPackage, isDirectory, isPackageName, isPathSpec, readPackageJson } from '../package.js';
 import type { Source } from './source.js';
+const { readFileSync } = process.getBuiltinModule('node:fs');
+const { resolve } = process.getBuiltinModule('node:path');
 
 /** Find a plugin named by a package name or a path: a module file or a package. */
 export function resolveSpec(spec: string, baseDir: string, cwd: string): Source {
