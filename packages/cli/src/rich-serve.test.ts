@@ -1,11 +1,14 @@
 // Content parts both ways through the real `toolshed` binary: server-everything and a small SDK
 // server of the tests' own mounted, served back out by `toolshed serve`, read by the SDK client.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, EVERYTHING, project, removeMade } from './mcp-project.fixture.js';
+import { bin, EVERYTHING, project, removeMade, toolshed } from './mcp-project.fixture.js';
 
 const MEDIA_SERVER = fileURLToPath(new URL('../test-fixtures/mcp-servers/media-server.mjs', import.meta.url));
 
@@ -82,8 +85,10 @@ describe("toolshed serve passes a mounted server's content blocks on as they are
         },
       },
     ]);
-    const resource = (passed[0] as { resource: Record<string, string> }).resource;
-    const text = field === 'blob' ? Buffer.from(resource.blob!, 'base64').toString('utf8') : resource.text!;
+    const block = passed[0]!;
+    if (block.type !== 'resource') throw new Error(`expected a resource block, got ${block.type}`);
+    const { resource } = block;
+    const text = 'blob' in resource ? Buffer.from(resource.blob, 'base64').toString('utf8') : resource.text;
     expect(text).toMatch(new RegExp(`^Resource 3: ${says} created at`));
   });
 
@@ -97,5 +102,58 @@ describe("toolshed serve passes a mounted server's content blocks on as they are
   it('structured output arrives as structuredContent', async () => {
     const result = (await served.callTool({ name: 'get-structured-content', arguments: { location: 'Chicago' } })) as CallToolResult;
     expect(result.structuredContent).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
+  });
+});
+
+describe('toolshed call with parts', () => {
+  const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+  let dir: string;
+  beforeAll(() => {
+    dir = project({ mcpServers: [{ name: 'media', command: process.execPath, args: [MEDIA_SERVER], readOnlyTools: ['media'] }] });
+  });
+
+  it('prints each part by type, MIME type and size, never its base64', async () => {
+    const run = await toolshed(dir, ['call', 'media', '{}']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        'A beep, a pixel and a link.',
+        '[part 0: audio audio/wav 52 bytes]',
+        '[part 1: image image/png 70 bytes]',
+        '[part 2: file text/markdown at file:///notes.md "notes.md"]',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--parts-dir writes the bytes to files, refuses to overwrite them, and --json and the transcript record digests, not bytes', async () => {
+    const out = path.join(dir, 'parts');
+    const transcript = path.join(dir, 'calls.jsonl');
+    const run = await toolshed(dir, ['call', 'media', '{}', '--parts-dir', out, '--json', '--transcript', transcript]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(path.join(out, 'part-1.png')).equals(Buffer.from(PNG, 'base64'))).toBe(true);
+    expect(readFileSync(path.join(out, 'part-0.wav')).subarray(0, 4).toString()).toBe('RIFF');
+    expect(existsSync(path.join(out, 'part-2.md'))).toBe(false);
+    const sha256 = createHash('sha256').update(Buffer.from(PNG, 'base64')).digest('hex');
+    expect(JSON.parse(run.stdout).parts[1]).toEqual({
+      type: 'image',
+      mimeType: 'image/png',
+      bytes: 70,
+      sha256,
+      uri: 'file:///pixel.png',
+      file: path.join(out, 'part-1.png'),
+    });
+    expect(run.stdout).not.toContain(PNG.slice(0, 16));
+    const end = readFileSync(transcript, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .find((event) => event.type === 'call.end');
+    expect(end.outcome.parts[1]).toEqual({ type: 'image', mimeType: 'image/png', bytes: 70, sha256, uri: 'file:///pixel.png' });
+    expect(readFileSync(transcript, 'utf8')).not.toContain(PNG.slice(0, 16));
+
+    const again = await toolshed(dir, ['call', 'media', '{}', '--parts-dir', out]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`--parts-dir: ${path.join(out, 'part-0.wav')} already exists; name an empty folder`);
   });
 });
