@@ -151,6 +151,24 @@ describe('toolshed call with parts', () => {
       .find((event) => event.type === 'call.end');
     expect(end.outcome.parts[1]).toEqual({ type: 'image', mimeType: 'image/png', bytes: 70, sha256, uri: 'file:///pixel.png' });
     expect(readFileSync(transcript, 'utf8')).not.toContain(PNG.slice(0, 16));
+    // The result's cost in the next request: the 1x1 image as OpenAI counts images (85 + 170 per tile), not as base64 text.
+    const cost = readFileSync(transcript, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .find((event) => event.type === 'result');
+    expect(cost.parts[1]).toEqual({
+      index: 1,
+      type: 'image',
+      mimeType: 'image/png',
+      bytes: 70,
+      counted: true,
+      rule: 'openai-tiles',
+      width: 1,
+      height: 1,
+      tokens: 255,
+    });
+    expect(cost.parts[0]).toMatchObject({ type: 'audio', counted: false });
 
     const again = await toolshed(dir, ['call', 'media', '{}', '--parts-dir', out]);
     expect(again.code).toBe(2);

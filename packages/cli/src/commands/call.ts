@@ -172,6 +172,10 @@ export async function runCall(tool: string, json: string | undefined, options: C
   }
   const { outcome, stdout, end } = await written(dispatched, asJson, ended.event, files);
   if (end !== undefined) append?.('call.end', () => end);
+  if (append !== undefined && outcome.ok && outcome.parts !== undefined) {
+    const cost = await resultCost(outcome);
+    append('call.end', () => `${JSON.stringify(cost)}\n`);
+  }
   // Pooled connections and open files would otherwise keep the process alive.
   await host.close();
   if (stdout !== undefined) print(stdout);
@@ -204,6 +208,16 @@ async function definitionsCost(registry: ToolRegistry): Promise<object> {
     bytes: report.total.bytes,
     at: Date.now(),
   };
+}
+
+/**
+ * After the end of a call with parts: what its result costs in the next request (OpenAI format),
+ * each image as OpenAI counts images (by pixel size), not as the base64 it travels in.
+ */
+async function resultCost(outcome: Outcome): Promise<object> {
+  const { measureResult } = await loadContext('call --transcript');
+  const cost = await measureResult(outcome, { format: 'openai' });
+  return { type: 'result', callId: outcome.callId, ...cost, at: Date.now() };
 }
 
 /** Open before the call, so an unwritable transcript is a usage error rather than a silent loss. */
