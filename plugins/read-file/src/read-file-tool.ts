@@ -44,7 +44,8 @@ const Input = v.object({
 
 // The fields explain themselves to a model, and the tool's description says how to page; what
 // `text` normalises (CRLF, BOM, invalid UTF-8) and what the numbers mean is in the README.
-// Every word here is sent with each MCP tools/list.
+// Every word here is sent with each MCP tools/list. Images and PDFs are not mentioned in the
+// description (every request would pay for it): the output's note says one is attached.
 const Output = v.object({
   path: v.string(),
   text: v.string(),
@@ -62,8 +63,7 @@ type Output = v.InferOutput<typeof Output>;
 // plugin's manifest at build time, before any project has configured it.
 const DESCRIPTION =
   'Read a text file of the project, a page of lines per call. If hasMore, call again with offset: lastLine + 1; ' +
-  'offset -50 gives the last 50 lines. PNG, JPEG, GIF and WebP images and PDFs come back attached. ' +
-  'Secret files and paths outside the project are refused.';
+  'offset -50 gives the last 50 lines. Secret files and paths outside the project are refused.';
 
 /**
  * The read_file tool for options its schema has parsed (in core, once). Without a `root` it
