@@ -3,7 +3,8 @@
 // same tinybench loop), then PASS or MISS for each target in bench/targets.json.
 //   node ../../scripts/bench-report.mjs <results.json> [targets.json]
 // A target is a ratio, {"group", "case", "floor", "max"}: median(case) / median(floor) <= max;
-// or a time, {"group", "case", "stat" ("median", "p99", ...), "maxMs"}: stat(case) <= maxMs.
+// or a time, {"group", "case", "stat" ("median", "p99", ...), "maxMs"}: stat(case) <= maxMs;
+// or a time beyond the floor, {"group", "case", "floor", "maxExtraMs"}: median(case) - median(floor) <= maxExtraMs.
 // Groups named "<group> (round N)" are one group measured in rounds: tinybench runs a
 // case's samples back to back, so on a shared machine a floor timed in a quiet minute
 // and a case timed in a busy one would give a false ratio. Each round's ratio compares
@@ -88,6 +89,19 @@ for (const target of targets) {
     }
     if (value > target.maxMs) missed++;
     console.log(`  ${value <= target.maxMs ? 'PASS' : 'MISS'}  ${label}: ${time(value)}${why}`);
+    continue;
+  }
+  if (target.maxExtraMs !== undefined) {
+    const label = `${target.group}: ${target.case} <= ${target.floor} + ${target.maxExtraMs} ms`;
+    const extras = rounds.map((round) => round.get(target.case)?.median - round.get(target.floor)?.median);
+    if (rounds.length === 0 || !extras.every((extra) => Number.isFinite(extra))) {
+      missed++;
+      console.log(`  MISS  ${label}: not measured (no such group or case in ${resultsFile})`);
+      continue;
+    }
+    const extra = median(extras);
+    if (extra > target.maxExtraMs) missed++;
+    console.log(`  ${extra <= target.maxExtraMs ? 'PASS' : 'MISS'}  ${label}: +${time(Math.max(0, extra))}${why}`);
     continue;
   }
   const label = `${target.group}: ${target.case} <= ${target.max}x ${target.floor}`;

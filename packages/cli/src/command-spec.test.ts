@@ -103,7 +103,14 @@ describe('a plain run of list or call', () => {
   });
 
   it('gives commander each option as it writes flags', () => {
-    expect(CALL.options.map(flagsOf)).toEqual(['--input-file <file>', '--json', '--timeout <ms>', '--transcript <file>', '-y, --yes']);
+    expect(CALL.options.map(flagsOf)).toEqual([
+      '--input-file <file>',
+      '--json',
+      '--parts-dir <dir>',
+      '--timeout <ms>',
+      '--transcript <file>',
+      '-y, --yes',
+    ]);
     expect(GLOBAL_OPTIONS.map(flagsOf)).toEqual(['--cwd <dir>', '--config <file>']);
   });
 });

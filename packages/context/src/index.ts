@@ -2,6 +2,8 @@ export { CONTEXT_FORMATS, isContextFormat } from './accounting/formats.js';
 export type { ContextFormat } from './accounting/formats.js';
 export { measureTools } from './accounting/measure.js';
 export type { ContextReport, Cost, MeasureOptions, ToolCost } from './accounting/measure.js';
+export { measureResult } from './accounting/result-cost.js';
+export type { PartCost, ResultCost } from './accounting/result-cost.js';
 export { measureUpFront } from './accounting/up-front.js';
 export type { UpFrontReport } from './accounting/up-front.js';
 export type { ToolSource } from './source.js';

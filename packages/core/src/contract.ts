@@ -26,3 +26,11 @@ export { isToolError, ToolError } from './tool-error.js';
 export { checkPluginShape, pluginFromModule } from './plugin-shape.js';
 export { MIN_SECRET_LENGTH, REDACTED, redactDeep, redactor, secretSpellings } from './redact.js';
 export type { Redact } from './redact.js';
+// Content parts (images, audio, files): the light entry carries them so mcp's mount and the CLI need no valibot.
+export { isInlinePart, isLinkedPart, isTextFilePart, PART_TYPES, partBytes } from './content-part.js';
+export type { ContentPart, InlinePart, LinkedPart, PartType, TextFilePart } from './content-part.js';
+export { isWithParts, withParts } from './with-parts.js';
+export type { WithParts } from './with-parts.js';
+export { essence, sniffMime } from './magic-bytes.js';
+export { outcomeRecord, partRecord } from './part-record.js';
+export type { PartRecord } from './part-record.js';

@@ -9,6 +9,8 @@ import {
   type PluginHostInfo,
   type Tool,
   type ToolContext,
+  type WithParts,
+  withParts,
 } from './index.js';
 
 // What the README sells, checked by the compiler (vitest --typecheck runs this file through tsc):
@@ -67,13 +69,32 @@ describe('defineTool', () => {
       run: () => ({ lines: ['a'], hasMore: false }),
     });
     expectTypeOf(tool).toEqualTypeOf<Tool<typeof Input, typeof Output>>();
-    expectTypeOf(tool.run).returns.toEqualTypeOf<{ lines: string[]; hasMore: boolean } | Promise<{ lines: string[]; hasMore: boolean }>>();
+    type Lines = { lines: string[]; hasMore: boolean };
+    expectTypeOf(tool.run).returns.toEqualTypeOf<Lines | WithParts<Lines> | Promise<Lines | WithParts<Lines>>>();
 
     defineTool({ name: 'read', description: 'Read lines.', input: Input, output: Output, run: async () => ({ lines: [], hasMore: true }) });
     // @ts-expect-error hasMore must be a boolean
     defineTool({ name: 'read', description: 'Read lines.', input: Input, output: Output, run: () => ({ lines: [], hasMore: 'no' }) });
     // @ts-expect-error lines is missing
     defineTool({ name: 'read', description: 'Read lines.', input: Input, output: Output, run: async () => ({ hasMore: true }) });
+  });
+
+  it('checks the output beside content parts against the output schema, and the parts against their shape', () => {
+    const image = { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' } as const;
+    defineTool({
+      name: 'shot',
+      description: 'A screenshot.',
+      input: Input,
+      output: Output,
+      parts: ['image'],
+      run: () => withParts({ lines: [], hasMore: false }, [image]),
+    });
+    // @ts-expect-error the output beside the parts must still match the output schema
+    defineTool({ name: 'shot', description: 'A screenshot.', input: Input, output: Output, run: () => withParts({ lines: 1 }, [image]) });
+    // @ts-expect-error an inline part needs its MIME type
+    withParts(null, [{ type: 'image', data: 'AAAA' }]);
+    // @ts-expect-error parts are images, audio or files
+    withParts(null, [{ type: 'video', mimeType: 'video/mp4', data: 'AAAA' }]);
   });
 
   it('lets a tool without an output schema return anything', () => {

@@ -1,5 +1,14 @@
 export { defineTool } from './tool.js';
-export type { AnySchema, AnyTool, Progress, Tool, ToolAnnotations, ToolContext, ToolLogger, ToolResult } from './tool.js';
+export type { AnySchema, AnyTool, Progress, Tool, ToolAnnotations, ToolContext, ToolLogger, ToolResult, ToolReturn } from './tool.js';
+export { isInlinePart, isLinkedPart, isTextFilePart, PART_TYPES, partBytes } from './content-part.js';
+export type { ContentPart, InlinePart, LinkedPart, PartType, TextFilePart } from './content-part.js';
+export { isWithParts, withParts } from './with-parts.js';
+export type { WithParts } from './with-parts.js';
+export { checkParts, DEFAULT_MAX_PART_BYTES, DEFAULT_MAX_PARTS } from './check-parts.js';
+export type { CheckedParts, PartLimits } from './check-parts.js';
+export { essence, matchesMagic, sniffMime } from './magic-bytes.js';
+export { outcomeRecord, partRecord } from './part-record.js';
+export type { PartRecord } from './part-record.js';
 export { definePlugin } from './plugin.js';
 export type { AnyPlugin, Plugin, PluginHostInfo, PluginTools } from './plugin.js';
 export { instantiatePlugin, pluginOptions } from './instantiate.js';

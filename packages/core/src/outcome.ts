@@ -1,3 +1,4 @@
+import type { ContentPart } from './content-part.js';
 import type { CallIssue } from './issues.js';
 
 export const ERROR_CODES = ['unknown_tool', 'invalid_input', 'denied', 'timeout', 'aborted', 'execution_failed', 'invalid_output'] as const;
@@ -36,6 +37,10 @@ interface OutcomeBase {
 export interface SuccessOutcome extends OutcomeBase {
   ok: true;
   output: unknown;
+  /** Images, audio and files the tool returned with its output (see withParts), each checked. */
+  parts?: ContentPart[];
+  /** One per part the registry left out (bad base64, a lying MIME type, past a cap), naming its index and field. */
+  partIssues?: CallIssue[];
 }
 
 export interface FailureOutcome extends OutcomeBase {

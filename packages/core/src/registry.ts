@@ -7,7 +7,9 @@ import { EventHub, type ToolEventListener } from './events.js';
 import { type CheckedExposure, checkExposure, type Exposure } from './exposure.js';
 import { describeReceived, formatPath, summarizeIssues, toCallIssues, type CallIssue } from './issues.js';
 import { findNonJsonValue } from './json-value.js';
-import type { CallError, Outcome, ToolCall } from './outcome.js';
+import type { CallError, Outcome, SuccessOutcome, ToolCall } from './outcome.js';
+import { type CheckedParts, checkParts } from './check-parts.js';
+import { isWithParts } from './with-parts.js';
 import { readProgress } from './progress.js';
 import { describeThrown } from './thrown.js';
 import { brand, hasBrand } from './brand.js';
@@ -116,9 +118,13 @@ class CallState {
     return this.events !== undefined || this.onProgress !== undefined;
   }
 
-  succeed(output: unknown): Outcome {
+  succeed(output: unknown, checked?: CheckedParts): Outcome {
     const { callId, name, input } = this;
-    return this.#end({ ok: true, callId, name, input, output, durationMs: clock.now() - this.started });
+    const outcome: SuccessOutcome = { ok: true, callId, name, input, output, durationMs: 0 };
+    if (checked !== undefined && checked.parts.length > 0) outcome.parts = checked.parts;
+    if (checked !== undefined && checked.issues.length > 0) outcome.partIssues = checked.issues;
+    outcome.durationMs = clock.now() - this.started;
+    return this.#end(outcome);
   }
 
   fail(error: CallError): Outcome {
@@ -427,7 +433,7 @@ export class ToolRegistry {
     } catch (error) {
       return state.fail(handlerError(name, error));
     }
-    if (tool.output !== undefined) return checkOutput(state, tool, output);
+    if (tool.output !== undefined || isWithParts(output)) return checkOutput(state, tool, output);
     return { ok: true, callId, name, input, output, durationMs: clock.now() - started };
   }
 
@@ -543,18 +549,23 @@ async function settle(state: CallState, tool: AnyTool, running: unknown): Promis
   return checkOutput(state, tool, output);
 }
 
-function checkOutput(state: CallState, tool: AnyTool, output: unknown): Outcome | Promise<Outcome> {
+function checkOutput(state: CallState, tool: AnyTool, returned: unknown): Outcome | Promise<Outcome> {
+  // Parts are checked apart from the output: a bad part is left out with an issue, the rest is kept.
+  const rich = isWithParts(returned);
+  const output = rich ? returned.output : returned;
+  const parts = rich ? checkParts(state.name, tool.parts, returned.parts) : undefined;
   const schema = tool.output;
-  if (!schema) return state.succeed(output);
-  if (schema.async) return v.safeParseAsync(schema, output).then((checked) => checkedOutput(state, checked));
-  return checkedOutput(state, v.safeParse(schema, output));
+  if (!schema) return state.succeed(output, parts);
+  if (schema.async) return v.safeParseAsync(schema, output).then((checked) => checkedOutput(state, checked, parts));
+  return checkedOutput(state, v.safeParse(schema, output), parts);
 }
 
 function checkedOutput(
   state: CallState,
   checked: { success: true; output: unknown } | { success: false; issues: readonly v.BaseIssue<unknown>[] },
+  parts: CheckedParts | undefined,
 ): Outcome {
-  if (checked.success) return state.succeed(checked.output);
+  if (checked.success) return state.succeed(checked.output, parts);
   const issues = toCallIssues(state.name, checked.issues);
   return state.fail({
     code: 'invalid_output',

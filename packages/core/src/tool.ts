@@ -1,5 +1,7 @@
 import type * as v from 'valibot';
+import type { PartType } from './content-part.js';
 import { assertToolName } from './name.js';
+import type { WithParts } from './with-parts.js';
 
 /** Any valibot schema, sync or async. */
 export type AnySchema =
@@ -51,9 +53,14 @@ export interface Tool<TInput extends AnySchema = AnySchema, TOutput extends AnyS
   readonly input: TInput;
   readonly output?: TOutput;
   readonly annotations?: ToolAnnotations;
+  /**
+   * The kinds of content parts `run` may return with `withParts` (images, audio, files). A part
+   * of a kind not listed here is left out of the outcome with an issue saying so.
+   */
+  readonly parts?: readonly PartType[];
   /** Default timeout for a call, overridable per dispatch. */
   readonly timeoutMs?: number;
-  run(input: v.InferOutput<TInput>, ctx: ToolContext): ToolResult<TOutput> | Promise<ToolResult<TOutput>>;
+  run(input: v.InferOutput<TInput>, ctx: ToolContext): ToolReturn<TOutput> | Promise<ToolReturn<TOutput>>;
   /**
    * Release what the tool holds (pooled connections, open files). The host calls it once
    * when it closes, and the testing kit after its checks; calls still running may be awaited.
@@ -62,6 +69,9 @@ export interface Tool<TInput extends AnySchema = AnySchema, TOutput extends AnyS
 }
 
 export type ToolResult<TOutput> = TOutput extends AnySchema ? v.InferInput<TOutput> : unknown;
+
+/** What `run` returns: the output, or the output with content parts. */
+export type ToolReturn<TOutput> = ToolResult<TOutput> | WithParts<ToolResult<TOutput>>;
 
 /** A tool whose types were erased, as a registry stores it. */
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every input and output type

@@ -6,7 +6,7 @@ export type { ToolSource } from './source.js';
 export type { ParsedToolCall } from './parsed-call.js';
 export { runToolCalls, dispatchCalls, DEFAULT_CONCURRENCY } from './run-tool-calls.js';
 export type { RunToolCallsOptions, ToolCallsRun } from './run-tool-calls.js';
-export { capOutput, capText, DEFAULT_MAX_CHARS, emptyResultText, unwritableOutputMessage } from './result-text.js';
+export { capOutput, capText, DEFAULT_MAX_CHARS, emptyResultText, outcomeText, unwritableOutputMessage } from './result-text.js';
 export { LOCAL_CALL_ID_PREFIX } from './call-id.js';
 export type { ResultOptions } from './result-text.js';
 
@@ -14,7 +14,11 @@ export { openaiChat, openaiChatStrict } from './openai/chat.js';
 export type { OpenAIChatTool } from './openai/chat.js';
 export { openaiResponses, openaiResponsesStrict } from './openai/responses.js';
 export type { OpenAIResponsesTool } from './openai/responses.js';
-export type { OpenAIFunctionCallOutput, OpenAIToolMessage } from './openai/results.js';
+export type { OpenAIFunctionCallOutput, OpenAIPartsMessage, OpenAIToolMessage } from './openai/results.js';
+export type { OpenAIChatUserPart, OpenAIFunctionOutputItem } from './openai/parts.js';
+export type { AnthropicToolResultBlock } from './anthropic/parts.js';
+export type { GeminiFunctionResponseInlinePart } from './gemini/parts.js';
+export type { McpContent } from './mcp/content.js';
 export {
   toStrictSchema,
   strictSchemaProblems,

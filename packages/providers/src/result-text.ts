@@ -6,6 +6,11 @@ export interface ResultOptions {
    * Longer results are cut, with a note saying so. `Infinity` sends everything.
    */
   maxChars?: number;
+  /**
+   * Most decoded bytes of one content part (an image, audio, a file) sent inline. Above it the
+   * part is named in a note instead. Default: the API's own limit (Anthropic 5 MB, others 20 MB).
+   */
+  maxPartBytes?: number;
 }
 
 export const DEFAULT_MAX_CHARS = 30_000;

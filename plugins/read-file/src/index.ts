@@ -4,7 +4,14 @@ import { type ReadFileOptions, ReadFileOptionsSchema } from './options.js';
 import { readFileTool } from './read-file-tool.js';
 
 export { DEFAULT_DENY } from './deny-list.js';
-export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, DEFAULT_MAX_SCAN_BYTES, DEFAULT_TIMEOUT_MS, ReadFileOptionsSchema } from './options.js';
+export {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_LINES,
+  DEFAULT_MAX_MEDIA_BYTES,
+  DEFAULT_MAX_SCAN_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  ReadFileOptionsSchema,
+} from './options.js';
 export type { HardLinkPolicy } from './hard-links.js';
 export type { ReadFileOptions } from './options.js';
 

@@ -8,6 +8,9 @@ export const DEFAULT_MAX_SCAN_BYTES = 256 * 1024 * 1024;
 // The registry stops a call after this long; the scan budget keeps a call far below it, so
 // reaching it means a stalled disk or network file system, not a large file.
 export const DEFAULT_TIMEOUT_MS = 30_000;
+// The smallest per-image limit among the model APIs (Anthropic's): a larger image would be
+// read only to be refused by the API.
+export const DEFAULT_MAX_MEDIA_BYTES = 5 * 1024 * 1024;
 
 const positiveInteger = v.pipe(v.number(), v.integer(), v.minValue(1));
 
@@ -26,6 +29,8 @@ export const ReadFileOptionsSchema = v.optional(
     maxLines: v.optional(positiveInteger, DEFAULT_MAX_LINES),
     /** The most bytes one call scans to find its first line, from the start or from the end. */
     maxScanBytes: v.optional(positiveInteger, DEFAULT_MAX_SCAN_BYTES),
+    /** The largest image or PDF one call sends (whole, as an attachment); larger ones are refused. */
+    maxMediaBytes: v.optional(positiveInteger, DEFAULT_MAX_MEDIA_BYTES),
     /** Files with several names (hard links): refused when one name is denied (`deny-secrets`), or always (`deny-all`). */
     hardLinks: v.optional(v.picklist(['deny-secrets', 'deny-all']), 'deny-secrets'),
     /** The tool's default timeout, applied by the registry; a dispatch may set its own. */

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { ToolRegistry, type ToolContext } from '@toolshed/core';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import plugin, { createReadFileTool, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, DEFAULT_MAX_SCAN_BYTES, DEFAULT_TIMEOUT_MS } from './index.js';
+import plugin, {
+  createReadFileTool,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_MEDIA_BYTES,
+  DEFAULT_MAX_LINES,
+  DEFAULT_MAX_SCAN_BYTES,
+  DEFAULT_TIMEOUT_MS,
+} from './index.js';
 import { expectFailure, expectSuccess, makeTestTree, read, registryFor, type TestTree } from './test-tree.fixture.js';
 
 let tree: TestTree;
@@ -61,6 +68,7 @@ describe('the plugin', () => {
       maxBytes: DEFAULT_MAX_BYTES,
       maxLines: DEFAULT_MAX_LINES,
       maxScanBytes: DEFAULT_MAX_SCAN_BYTES,
+      maxMediaBytes: DEFAULT_MAX_MEDIA_BYTES,
       hardLinks: 'deny-secrets',
       timeoutMs: DEFAULT_TIMEOUT_MS,
     });

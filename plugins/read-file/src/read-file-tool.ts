@@ -1,9 +1,10 @@
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { defineTool, isToolError, ToolError, type ToolContext } from '@toolshed/core';
+import { defineTool, isToolError, ToolError, type ToolContext, type WithParts } from '@toolshed/core';
 import * as v from 'valibot';
 import { binary, denied, fileSystemError, notFound } from './errors.js';
 import { findLineRange } from './line-range.js';
+import { mediaOf, readMedia } from './media.js';
 import { createTwinSearch } from './hard-links.js';
 import { listEntries, type LinkCheck } from './nearby-names.js';
 import { explain, inUnits } from './note.js';
@@ -43,7 +44,8 @@ const Input = v.object({
 
 // The fields explain themselves to a model, and the tool's description says how to page; what
 // `text` normalises (CRLF, BOM, invalid UTF-8) and what the numbers mean is in the README.
-// Every word here is sent with each MCP tools/list.
+// Every word here is sent with each MCP tools/list. Images and PDFs are not mentioned in the
+// description (every request would pay for it): the output's note says one is attached.
 const Output = v.object({
   path: v.string(),
   text: v.string(),
@@ -70,7 +72,7 @@ const DESCRIPTION =
 export function readFileTool(settings: ResolvedReadFileOptions) {
   const root = fixedRoot(path.resolve(settings.root ?? '.'));
   const policy = createPathPolicy(settings.deny, settings.allow);
-  const { maxLines, maxBytes, maxScanBytes } = settings;
+  const { maxLines, maxBytes, maxScanBytes, maxMediaBytes } = settings;
   const hardLinks: HardLinks = { policy: settings.hardLinks, search: createTwinSearch(policy) };
   return defineTool({
     name: 'read_file',
@@ -78,9 +80,10 @@ export function readFileTool(settings: ResolvedReadFileOptions) {
     input: Input,
     output: Output,
     annotations: { title: 'Read file', readOnly: true, idempotent: true },
+    parts: ['image', 'file'],
     timeoutMs: settings.timeoutMs,
     run: (input, ctx) =>
-      readFile(input, ctx, { root, policy, maxLines, maxBytes, maxScanBytes, hardLinks }).catch((error: unknown) => {
+      readFile(input, ctx, { root, policy, maxLines, maxBytes, maxScanBytes, maxMediaBytes, hardLinks }).catch((error: unknown) => {
         throw fileSystemError(input.path, error);
       }),
   });
@@ -92,10 +95,11 @@ interface Settings {
   maxLines: number;
   maxBytes: number;
   maxScanBytes: number;
+  maxMediaBytes: number;
   hardLinks: HardLinks;
 }
 
-async function readFile(input: v.InferOutput<typeof Input>, ctx: ToolContext, settings: Settings): Promise<Output> {
+async function readFile(input: v.InferOutput<typeof Input>, ctx: ToolContext, settings: Settings): Promise<Output | WithParts<Output>> {
   ctx.signal.throwIfAborted();
   const { root, policy } = settings;
   // A link in a listing is shown only when reading through it would be allowed.
@@ -136,10 +140,12 @@ async function readLines(
   size: number,
   shown: string,
   display: string,
-): Promise<Output> {
+): Promise<Output | WithParts<Output>> {
   const head = Buffer.alloc(Math.min(SNIFF_BYTES + SNIFF_MARGIN, size));
   const headBytes = head.subarray(0, (await file.read(head, 0, head.length, 0)).bytesRead);
   refuseSecret(input.path, headBytes);
+  const media = mediaOf(headBytes);
+  if (media) return readMedia(file, media, size, shown, display, settings.maxMediaBytes);
   if (headBytes.subarray(0, SNIFF_BYTES).includes(0)) throw binary(shown, size);
 
   const range = await findLineRange(file, size, {

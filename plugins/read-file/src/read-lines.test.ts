@@ -21,7 +21,8 @@ beforeAll(async () => {
   await put('crlf.txt', 'alpha\r\nbeta\r\ngamma\r\n');
   await put('bom.txt', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('hello\nworld\n')]));
   await put('invalid-utf8.txt', Buffer.from([0x61, 0xff, 0x62, 0x0a, 0xc3, 0x28, 0x0a]));
-  await put('image.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]));
+  // A binary read_file does not send (images and PDFs it does, media.test.ts): a gzip header.
+  await put('zipped.gz', Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00]));
   await put('late-nul.txt', Buffer.concat([Buffer.from('a\n'.repeat(10_000)), Buffer.from([0x00, 0x0a])]));
   await put('long-line.txt', `${'é'.repeat(40)}\nshort\n`);
   await put('big.txt', `${lines(1, BIG_LINES).join('\n')}\n`);
@@ -175,8 +176,8 @@ describe('file contents', () => {
   });
 
   it('refuses a binary file', async () => {
-    const failure = expectFailure(await read(registryFor({ root }), { path: 'image.png' }), 'execution_failed');
-    expect(failure.error.message).toBe('read_file cannot show "image.png": it is a binary file (12 bytes), not text.');
+    const failure = expectFailure(await read(registryFor({ root }), { path: 'zipped.gz' }), 'execution_failed');
+    expect(failure.error.message).toBe('read_file cannot show "zipped.gz": it is a binary file (12 bytes), not text.');
   });
 
   it('refuses binary content past the first bytes when it reaches the lines read', async () => {

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import type { Outcome, ToolEvent, ToolRegistry } from '@toolshed/core';
+import { outcomeRecord } from '@toolshed/core/contract';
+import { partLine, writeParts } from '../call-parts.js';
 import { commandOf, type CommandSpec } from '../command-spec.js';
 import { loadTools } from '../host.js';
 import { parseTimeout, readCallInput } from '../input.js';
@@ -12,6 +14,7 @@ const { appendFileSync, openSync } = process.getBuiltinModule('node:fs');
 interface CallOptions {
   inputFile?: string;
   json?: boolean;
+  partsDir?: string;
   timeout?: string;
   transcript?: string;
   yes?: boolean;
@@ -19,11 +22,24 @@ interface CallOptions {
 
 type CallEnd = Extract<ToolEvent, { type: 'call.end' }>;
 
-/** What the command prints on stdout: the whole outcome under --json, else a success's output (nothing for none). */
-function stdoutText(outcome: Outcome, json: boolean): string | undefined {
-  if (json) return `${JSON.stringify(outcome, null, 2)}\n`;
-  if (!outcome.ok || outcome.output === undefined) return undefined;
-  return typeof outcome.output === 'string' ? `${outcome.output}\n` : `${JSON.stringify(outcome.output, null, 2)}\n`;
+/**
+ * What the command prints on stdout: the whole outcome under --json (each part as its record:
+ * type, MIME type, size, digest), else a success's output (nothing for none) and a line per part.
+ * Never a part's base64: a terminal shows it as pages of noise.
+ */
+function stdoutText(outcome: Outcome, json: boolean, files: readonly (string | undefined)[]): string | undefined {
+  if (json) return `${JSON.stringify(recordWithFiles(outcome, files), null, 2)}\n`;
+  if (!outcome.ok) return undefined;
+  const lines =
+    outcome.output === undefined ? [] : [typeof outcome.output === 'string' ? outcome.output : JSON.stringify(outcome.output, null, 2)];
+  outcome.parts?.forEach((part, index) => lines.push(partLine(part, index, files[index])));
+  return lines.length === 0 ? undefined : `${lines.join('\n')}\n`;
+}
+
+function recordWithFiles(outcome: Outcome, files: readonly (string | undefined)[]): unknown {
+  const record = outcomeRecord(outcome);
+  if (!('parts' in record) || record.parts === undefined || files.length === 0) return record;
+  return { ...record, parts: record.parts.map((part, index) => (files[index] === undefined ? part : { ...part, file: files[index] })) };
 }
 
 function printFailure(outcome: Extract<Outcome, { ok: false }>): void {
@@ -51,9 +67,14 @@ function plainOutcome(outcome: Outcome): Outcome {
   return { ...outcome, output: text === undefined ? undefined : JSON.parse(text) };
 }
 
-function write(outcome: Outcome, json: boolean, end: CallEnd | undefined): Written {
+function write(outcome: Outcome, json: boolean, end: CallEnd | undefined, files: readonly (string | undefined)[]): Written {
   const plain = plainOutcome(outcome);
-  return { outcome: plain, stdout: stdoutText(plain, json), end: end && `${JSON.stringify({ ...end, outcome: plain })}\n` };
+  // The transcript records parts by type, size and digest, as stdout does.
+  return {
+    outcome: plain,
+    stdout: stdoutText(plain, json, files),
+    end: end && `${JSON.stringify({ ...end, outcome: outcomeRecord(plain) })}\n`,
+  };
 }
 
 /**
@@ -62,9 +83,14 @@ function write(outcome: Outcome, json: boolean, end: CallEnd | undefined): Writt
  * throws) fails the call as invalid_output, the tool's fault, in the words every provider
  * adapter gives a model, instead of ending the command with JSON's own error.
  */
-async function written(outcome: Outcome, json: boolean, end: CallEnd | undefined): Promise<Written> {
+async function written(
+  outcome: Outcome,
+  json: boolean,
+  end: CallEnd | undefined,
+  files: readonly (string | undefined)[],
+): Promise<Written> {
   try {
-    return write(outcome, json, end);
+    return write(outcome, json, end, files);
   } catch (error) {
     // Loaded only here: a call whose output can be written never needs the adapters.
     const { unwritableOutputMessage } = await import('@toolshed/providers');
@@ -74,6 +100,7 @@ async function written(outcome: Outcome, json: boolean, end: CallEnd | undefined
       { ok: false, ...rest, error: { code: 'invalid_output', message: unwritableOutputMessage(outcome.name, error) } },
       json,
       end,
+      files,
     );
   }
 }
@@ -87,7 +114,8 @@ export const CALL: CommandSpec = {
   ],
   options: [
     { long: 'input-file', value: 'file', description: 'read the input JSON from a file (- for stdin)' },
-    { long: 'json', description: 'print the whole outcome as JSON' },
+    { long: 'json', description: 'print the whole outcome as JSON (parts by type, MIME type, size and digest)' },
+    { long: 'parts-dir', value: 'dir', description: "write the call's images, audio and files to this folder" },
     { long: 'timeout', value: 'ms', description: 'stop the call after this many milliseconds' },
     { long: 'transcript', value: 'file', description: "append the call's events to this file as JSON lines" },
     { long: 'yes', short: 'y', description: 'allow tools that need approval (destructive, open-world) without asking' },
@@ -135,12 +163,25 @@ export async function runCall(tool: string, json: string | undefined, options: C
   }
   const dispatched = await registry.dispatch({ name: tool, input }, timeoutMs === undefined ? {} : { timeoutMs });
   const asJson = options.json === true;
-  const { outcome, stdout, end } = await written(dispatched, asJson, ended.event);
+  let files: (string | undefined)[] = [];
+  try {
+    if (options.partsDir !== undefined && dispatched.ok && dispatched.parts) files = writeParts(dispatched.parts, options.partsDir);
+  } catch (error) {
+    await host.close();
+    throw error;
+  }
+  const { outcome, stdout, end } = await written(dispatched, asJson, ended.event, files);
   if (end !== undefined) append?.('call.end', () => end);
+  if (append !== undefined && outcome.ok && outcome.parts !== undefined) {
+    const cost = await resultCost(outcome);
+    append('call.end', () => `${JSON.stringify(cost)}\n`);
+  }
   // Pooled connections and open files would otherwise keep the process alive.
   await host.close();
   if (stdout !== undefined) print(stdout);
   if (!outcome.ok && !asJson) printFailure(outcome);
+  if (outcome.ok && !asJson)
+    for (const issue of outcome.partIssues ?? []) process.stderr.write(`${style('yellow', 'warning', process.stderr)}: ${issue.message}\n`);
   if (lost.types.length > 0) {
     process.stderr.write(
       `toolshed: the transcript ${options.transcript} is missing ${lost.types.join(', ')} of this call: ${(lost.error as Error).message}\n`,
@@ -167,6 +208,16 @@ async function definitionsCost(registry: ToolRegistry): Promise<object> {
     bytes: report.total.bytes,
     at: Date.now(),
   };
+}
+
+/**
+ * After the end of a call with parts: what its result costs in the next request (OpenAI format),
+ * each image as OpenAI counts images (by pixel size), not as the base64 it travels in.
+ */
+async function resultCost(outcome: Outcome): Promise<object> {
+  const { measureResult } = await loadContext('call --transcript');
+  const cost = await measureResult(outcome, { format: 'openai' });
+  return { type: 'result', callId: outcome.callId, ...cost, at: Date.now() };
 }
 
 /** Open before the call, so an unwritable transcript is a usage error rather than a silent loss. */

@@ -83,16 +83,49 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
     expect(outcome).toMatchObject({ ok: true, output: { temperature: expect.any(Number), conditions: expect.any(String) } });
   });
 
-  it('gives mixed content (text and an image) as {content}', async () => {
+  it('gives mixed content as its text for output and its image as a content part, not as JSON text', async () => {
     const mount = s.mount(everything());
     const outcome = await registryOf([[mount, await mount.refresh()]], { approve: 'allow-all' }).dispatch({
       name: 'get-tiny-image',
       input: {},
     });
-    expect(outcome.ok).toBe(true);
-    if (!outcome.ok) return;
-    const content = (outcome.output as { content: { type: string }[] }).content;
-    expect(content.map((item) => item.type)).toContain('image');
+    expect(outcome).toMatchObject({
+      ok: true,
+      output: "Here's the image you requested:\nThe image above is the MCP logo.",
+      parts: [{ type: 'image', mimeType: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) }],
+    });
+    expect(outcome).not.toHaveProperty('partIssues');
+  });
+
+  it('gives resource links as parts by reference and an embedded resource as a file part', async () => {
+    const mount = s.mount(everything());
+    const registry = registryOf([[mount, await mount.refresh()]], { approve: 'allow-all' });
+    const links = await registry.dispatch({ name: 'get-resource-links', input: { count: 2 } });
+    expect(links.ok && links.parts).toEqual([
+      {
+        type: 'file',
+        uri: 'demo://resource/dynamic/blob/1',
+        name: 'Blob Resource 1',
+        mimeType: 'text/plain',
+        description: 'Resource 1: plaintext resource',
+      },
+      {
+        type: 'file',
+        uri: 'demo://resource/dynamic/text/2',
+        name: 'Text Resource 2',
+        mimeType: 'text/plain',
+        description: 'Resource 2: plaintext resource',
+      },
+    ]);
+    const text = await registry.dispatch({ name: 'get-resource-reference', input: { resourceType: 'Text', resourceId: 2 } });
+    expect(text.ok && text.parts).toEqual([
+      {
+        type: 'file',
+        uri: 'demo://resource/dynamic/text/2',
+        mimeType: 'text/plain',
+        text: expect.stringMatching(/^Resource 2: This is a plaintext resource/),
+      },
+    ]);
   });
 
   it('passes the server only the default environment and its configured env, never the host environment', async () => {

@@ -7,6 +7,8 @@ import {
   redactDeep,
   redactor,
   ToolError,
+  PART_TYPES,
+  withParts,
 } from '@toolshed/core/contract';
 import type { AnyTool, ToolContext, ToolDefinition } from '@toolshed/core';
 import type { McpMount, McpServerConfig, McpServerState, MountContext, ToolsChangedListener } from './api.js';
@@ -15,6 +17,7 @@ import { checkServerConfig, urlCredentials } from './config.js';
 import type { Connection } from './connection.js';
 import { mountTools, type Mounted, type ServerTool } from './definitions.js';
 import { forget, remember, track, untrack } from './lifecycle.js';
+import { redactPart } from './redact-part.js';
 
 /** Wait before start attempt n+1 after n failures in a row: at once, then 0.5 s doubling to 30 s. */
 export function backoffMs(failures: number): number {
@@ -200,6 +203,7 @@ class ServerMount implements McpMount {
     const tool: AnyTool = {
       name: definition.name,
       description: definition.description,
+      parts: PART_TYPES,
       input: jsonSchemaInput(definition.inputSchema, validator(listed.inputSchema, server, 'input', schemas)),
       run: (input: unknown, ctx: ToolContext) =>
         this.#call(definition.name, serverName, input, ctx).catch((error: unknown) => {
@@ -244,7 +248,15 @@ class ServerMount implements McpMount {
     }
     this.#failures = 0;
     // toOutput first: it refuses an answer nested too deeply to walk, which redacting walks.
-    return redactDeep(h.toOutput(result, tool, this.name), this.#redact);
+    const { output, parts } = h.toOutput(result, tool, this.name);
+    const redacted = redactDeep(output, this.#redact);
+    // Base64 is never searched for secrets (a match would only corrupt the bytes); every text field is.
+    return parts.length === 0
+      ? redacted
+      : withParts(
+          redacted,
+          parts.map((part) => redactPart(part, this.#redact)),
+        );
   }
 
   #connect(): Promise<Connection> {

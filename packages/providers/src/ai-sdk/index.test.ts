@@ -1,4 +1,4 @@
-import { defineTool, ToolRegistry } from '@toolshed/core';
+import { defineTool, ToolRegistry, withParts } from '@toolshed/core';
 import { generateText, stepCountIs, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import * as v from 'valibot';
@@ -266,5 +266,37 @@ describe('toAiSdkTools', () => {
     }[];
     expect(part!.output.value.length).toBeLessThanOrEqual(500);
     expect(() => toAiSdkTools(registry, { maxChars: 10 })).toThrow('maxChars must be a whole number of characters, at least 200');
+  });
+
+  it("sends a call's image to the model as file data in a content output, and a plain result as before", async () => {
+    const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const registry = new ToolRegistry()
+      .register(
+        defineTool({
+          name: 'shot',
+          description: 'Screenshot.',
+          input: v.object({}),
+          parts: ['image'],
+          run: () => withParts('Took a screenshot.', [{ type: 'image', mimeType: 'image/png', data: PNG }]),
+        }),
+      )
+      .register(defineTool({ name: 'count', description: 'Count.', input: v.object({}), run: () => ({ n: 2 }) }));
+    const { model, prompts } = scriptedModel(toolCalls(['call-1', 'shot', {}], ['call-2', 'count', {}]));
+    await generateText({ model, tools: toAiSdkTools(registry), prompt: 'Look.', stopWhen: stepCountIs(3) });
+    const toolMessage = prompts[1]!.prompt.find((message) => message.role === 'tool')!;
+    expect(toolMessage.content).toMatchObject([
+      {
+        type: 'tool-result',
+        toolCallId: 'call-1',
+        output: {
+          type: 'content',
+          value: [
+            { type: 'text', text: 'Took a screenshot.' },
+            { type: 'file-data', mediaType: 'image/png', data: PNG },
+          ],
+        },
+      },
+      { type: 'tool-result', toolCallId: 'call-2', output: { type: 'json', value: { n: 2 } } },
+    ]);
   });
 });

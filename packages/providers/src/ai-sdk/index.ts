@@ -1,4 +1,7 @@
-import { needsApproval, type ErrorCode, type ToolRegistry } from '@toolshed/core';
+import { DEFAULT_MAX_PART_BYTES, needsApproval, type ErrorCode, type ToolRegistry } from '@toolshed/core';
+import { hasParts } from '../parts/has-parts.js';
+import { checkMaxPartBytes } from '../parts/max-part-bytes.js';
+import { markedContent, modelOutput } from './content.js';
 import { jsonSchema, tool, type ToolSet } from 'ai';
 import { capText, checkMaxChars, emptyResultText, type ResultOptions, structuredOutput } from '../result-text.js';
 
@@ -15,11 +18,14 @@ import { capText, checkMaxChars, emptyResultText, type ResultOptions, structured
  * Each call goes through `registry.dispatch` with the SDK's tool call id and
  * abort signal. An output whose text is longer than `maxChars` (default 30000)
  * is sent as that text cut to the cap with a note, as the result builders do.
- * A failed outcome is thrown, which the SDK hands to the model as a tool error
+ * A call's content parts (images, audio, files) reach the model through
+ * `toModelOutput` as the SDK's `content` output: text, then each part as file
+ * data with its media type. A failed outcome is thrown, which the SDK hands to the model as a tool error
  * (with the outcome's message) and the run goes on.
  */
 export function toAiSdkTools(registry: ToolRegistry, options?: ResultOptions): ToolSet {
   const maxChars = checkMaxChars(options);
+  const maxPartBytes = checkMaxPartBytes(options, DEFAULT_MAX_PART_BYTES);
   const tools: ToolSet = {};
   for (const definition of registry.list()) {
     const { name } = definition;
@@ -29,6 +35,7 @@ export function toAiSdkTools(registry: ToolRegistry, options?: ResultOptions): T
       ...(definition.annotations?.title !== undefined ? { title: definition.annotations.title } : {}),
       inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
       needsApproval: approvedBySdk,
+      toModelOutput: ({ output }) => modelOutput(output),
       execute: async (input, { toolCallId, abortSignal }) => {
         const outcome = await registry.dispatch(
           { name, input, callId: toolCallId },
@@ -39,6 +46,7 @@ export function toAiSdkTools(registry: ToolRegistry, options?: ResultOptions): T
         );
         // Nothing at all would reach some APIs as an empty result, which they refuse.
         if (!outcome.ok) throw new ToolCallFailed(outcome.error.code, capText(outcome.error.message, maxChars));
+        if (hasParts(outcome)) return markedContent(outcome, maxChars, maxPartBytes);
         if (outcome.output === undefined) return emptyResultText(name);
         const written = structuredOutput(name, outcome.output, maxChars);
         if (!written.ok) throw new ToolCallFailed('invalid_output', written.message);

@@ -1,8 +1,11 @@
 import type { JsonSchema } from '@toolshed/core';
+import { hasParts } from '../parts/has-parts.js';
 import type { Adapter } from '../adapter.js';
 import { callIdOf, replyIdOf } from '../call-id.js';
 import { stringField } from '../parsed-call.js';
 import { checkMaxChars, outcomeText } from '../result-text.js';
+import { checkMaxPartBytes } from '../parts/max-part-bytes.js';
+import { ANTHROPIC_MAX_PART_BYTES, anthropicBlocks, type AnthropicToolResultBlock } from './parts.js';
 import { definitionsOf } from '../source.js';
 
 /** A tool for the Anthropic Messages API. */
@@ -16,7 +19,8 @@ export interface AnthropicTool {
 export interface AnthropicToolResult {
   type: 'tool_result';
   tool_use_id: string;
-  content: string;
+  /** Text, or text and content blocks when the call returned parts (images, PDFs). */
+  content: string | AnthropicToolResultBlock[];
   is_error?: boolean;
 }
 
@@ -31,7 +35,8 @@ export interface AnthropicToolResultMessage {
  * `tool_use` blocks of an assistant message (pass the message or its
  * `content`; text and thinking blocks are skipped). Results: one user message
  * holding every `tool_result` block, as the API requires, `is_error: true` on
- * a failure.
+ * a failure. A call's images and PDFs go in its `tool_result` as image and
+ * document blocks; any other part is named in a text block.
  */
 export const anthropic: Adapter<AnthropicTool[], AnthropicToolResultMessage, 'anthropic'> = {
   format: 'anthropic',
@@ -54,12 +59,13 @@ export const anthropic: Adapter<AnthropicTool[], AnthropicToolResultMessage, 'an
   },
   results(outcomes, options) {
     const maxChars = checkMaxChars(options);
+    const maxPartBytes = checkMaxPartBytes(options, ANTHROPIC_MAX_PART_BYTES);
     return {
       role: 'user',
       content: outcomes.map((outcome) => ({
         type: 'tool_result',
         tool_use_id: replyIdOf(outcome.callId),
-        content: outcomeText(outcome, maxChars),
+        content: outcome.ok && hasParts(outcome) ? anthropicBlocks(outcome, maxChars, maxPartBytes) : outcomeText(outcome, maxChars),
         ...(outcome.ok ? {} : { is_error: true }),
       })),
     };

@@ -5,6 +5,9 @@ import { stringField } from '../parsed-call.js';
 import { capText, checkMaxChars, structuredOutput } from '../result-text.js';
 import { definitionsOf } from '../source.js';
 import { toGeminiSchema } from './schema.js';
+import { hasParts } from '../parts/has-parts.js';
+import { checkMaxPartBytes } from '../parts/max-part-bytes.js';
+import { GEMINI_MAX_PART_BYTES, geminiParts, type GeminiFunctionResponseInlinePart } from './parts.js';
 
 /** A Gemini `FunctionDeclaration`. */
 export interface GeminiFunctionDeclaration {
@@ -21,7 +24,9 @@ export interface GeminiFunctionResponsePart {
   functionResponse: {
     id?: string;
     name: string;
-    response: { output: unknown } | { error: { code: string; message: string } };
+    response: { output: unknown; notes?: string[] } | { error: { code: string; message: string } };
+    /** The call's images and files (Gemini 3 multimodal function responses). */
+    parts?: GeminiFunctionResponseInlinePart[];
   };
 }
 
@@ -59,6 +64,14 @@ function responseOf(outcome: Outcome, maxChars: number): GeminiFunctionResponseP
   return written.ok ? { output: written.output ?? null } : { error: { code: 'invalid_output', message: written.message } };
 }
 
+function addParts(
+  response: GeminiFunctionResponsePart['functionResponse'],
+  split: { parts: GeminiFunctionResponseInlinePart[]; notes: string[] },
+): void {
+  if (split.parts.length > 0) response.parts = split.parts;
+  if (split.notes.length > 0 && 'output' in response.response) response.response = { ...response.response, notes: split.notes };
+}
+
 /**
  * Gemini. Tools: `[{functionDeclarations}]`, parameters converted to the
  * schema subset Gemini accepts (`toGeminiSchema`). Calls: the `functionCall`
@@ -67,7 +80,9 @@ function responseOf(outcome: Outcome, maxChars: number): GeminiFunctionResponseP
  * one, and its response goes back without an id, as the model sent none.
  * Results: `{role: "user", parts}`, one `functionResponse` part per outcome:
  * `{output}` on success, `{error: {code, message}}` on failure, as Gemini
- * documents; an output over the cap is sent as cut text.
+ * documents; an output over the cap is sent as cut text. A call's images, PDFs
+ * and text files go in the functionResponse's `parts`; any other part is named
+ * in `response.notes`.
  */
 export const gemini: Adapter<GeminiTools, GeminiFunctionResponseContent, 'gemini'> = {
   format: 'gemini',
@@ -83,8 +98,10 @@ export const gemini: Adapter<GeminiTools, GeminiFunctionResponseContent, 'gemini
       })),
   results(outcomes, options) {
     const maxChars = checkMaxChars(options);
+    const maxPartBytes = checkMaxPartBytes(options, GEMINI_MAX_PART_BYTES);
     const parts = outcomes.map((outcome) => {
       const part: GeminiFunctionResponsePart = { functionResponse: { name: outcome.name, response: responseOf(outcome, maxChars) } };
+      if (outcome.ok && hasParts(outcome)) addParts(part.functionResponse, geminiParts(outcome, maxChars, maxPartBytes));
       if (!isLocalCallId(outcome.callId)) part.functionResponse.id = outcome.callId;
       return part;
     });

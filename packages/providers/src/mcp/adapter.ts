@@ -3,7 +3,7 @@ import type { Adapter } from '../adapter.js';
 import { checkMaxChars } from '../result-text.js';
 import { definitionsOf, type ToolSource } from '../source.js';
 import { isToolsCall, parseToolsCall } from './calls.js';
-import { errorResult, successResult, type McpCallToolResult } from './results.js';
+import { errorResult, outcomeResult, type McpCallToolResult } from './results.js';
 
 /** A tool as MCP `tools/list` describes it. */
 export interface McpTool {
@@ -61,8 +61,8 @@ function mcpTools(source: ToolSource): McpTool[] {
  * named by
  * `_meta["toolshed/callId"]` when the client gives one. Results: one
  * `CallToolResult` per outcome: the output as text, and as
- * `structuredContent` when it is an object; a failure as its message with
- * `isError: true`.
+ * `structuredContent` when it is an object, and content parts as image, audio,
+ * resource and resource_link blocks; a failure as its message with `isError: true`.
  */
 export const mcp: Adapter<McpTool[], McpCallToolResult[], 'mcp'> = {
   format: 'mcp',
@@ -70,8 +70,6 @@ export const mcp: Adapter<McpTool[], McpCallToolResult[], 'mcp'> = {
   parseCalls: (reply) => (Array.isArray(reply) ? reply : [reply]).filter(isToolsCall).map(parseToolsCall),
   results(outcomes, options) {
     const maxChars = checkMaxChars(options);
-    return outcomes.map((outcome) =>
-      outcome.ok ? successResult(outcome.name, outcome.output, maxChars) : errorResult(outcome.error.message, maxChars),
-    );
+    return outcomes.map((outcome) => (outcome.ok ? outcomeResult(outcome, maxChars) : errorResult(outcome.error.message, maxChars)));
   },
 };

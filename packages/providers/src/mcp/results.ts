@@ -1,9 +1,12 @@
 import { isRecord } from '@toolshed/core/contract';
+import type { SuccessOutcome } from '@toolshed/core';
+import { partIssueNotes } from '../part-notes.js';
 import { capText, DEFAULT_MAX_CHARS, emptyResultText, unwritableOutputMessage } from '../result-text.js';
+import { type McpContent, mcpContent } from './content.js';
 
-/** An MCP `tools/call` result (`CallToolResult`), text content only. */
+/** An MCP `tools/call` result (`CallToolResult`): text, then the call's content parts as MCP blocks. */
 export interface McpCallToolResult {
-  content: { type: 'text'; text: string }[];
+  content: McpContent[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
   /** The SDK's result type is open-ended; this keeps ours assignable to it. */
@@ -27,6 +30,7 @@ export function errorResult(message: string, maxChars: number = DEFAULT_MAX_CHAR
  * it, so an object over the cap is sent as an `isError` result whose text is the
  * cut output and the note.
  */
+
 export function successResult(name: string, output: unknown, maxChars: number = DEFAULT_MAX_CHARS): McpCallToolResult {
   let json: string | undefined;
   try {
@@ -45,4 +49,21 @@ export function successResult(name: string, output: unknown, maxChars: number = 
   const result: McpCallToolResult = { content: [{ type: 'text', text }] };
   if (isRecord(output)) result.structuredContent = output;
   return result;
+}
+
+/**
+ * A success with its parts: the text result, then each part as its MCP block, then a text block
+ * naming any part the registry left out. Without text of its own, a result with parts sends no
+ * "returned no output" line: the parts are its output.
+ */
+export function outcomeResult(outcome: SuccessOutcome, maxChars: number = DEFAULT_MAX_CHARS): McpCallToolResult {
+  const parts = outcome.parts ?? [];
+  const notes = partIssueNotes(outcome);
+  const result = successResult(outcome.name, outcome.output, maxChars);
+  if (parts.length === 0 && notes === undefined) return result;
+  const silent = parts.length > 0 && (outcome.output === undefined || outcome.output === '');
+  const content: McpContent[] = silent ? [] : [...result.content];
+  content.push(...parts.map(mcpContent));
+  if (notes !== undefined) content.push({ type: 'text', text: capText(notes, maxChars) });
+  return { ...result, content };
 }

@@ -2,7 +2,7 @@ import type { JsonSchema } from '@toolshed/core';
 import type { Adapter } from '../adapter.js';
 import { definitionsOf, type ToolSource } from '../source.js';
 import { parseChatCalls } from './calls.js';
-import { toolMessages, type OpenAIToolMessage } from './results.js';
+import { type OpenAIPartsMessage, toolMessages, type OpenAIToolMessage } from './results.js';
 import { unstrict } from './strict-calls.js';
 import { parametersFor } from './strict-tools.js';
 
@@ -32,7 +32,7 @@ function chatTools(source: ToolSource, strict: boolean): OpenAIChatTool[] {
  * (pass the message or the array). Results: one `role: "tool"` message per
  * outcome, to append after the assistant message.
  */
-export const openaiChat: Adapter<OpenAIChatTool[], OpenAIToolMessage[], 'openai'> = {
+export const openaiChat: Adapter<OpenAIChatTool[], (OpenAIToolMessage | OpenAIPartsMessage)[], 'openai'> = {
   format: 'openai',
   tools: (source) => chatTools(source, false),
   parseCalls: (reply) => parseChatCalls(reply),
@@ -45,7 +45,7 @@ export const openaiChat: Adapter<OpenAIChatTool[], OpenAIToolMessage[], 'openai'
  * and the nulls that forces on the model turned back into missing keys when
  * its calls are read (`parseCalls(reply, {tools})`).
  */
-export const openaiChatStrict: Adapter<OpenAIChatTool[], OpenAIToolMessage[], 'openai-strict'> = {
+export const openaiChatStrict: Adapter<OpenAIChatTool[], (OpenAIToolMessage | OpenAIPartsMessage)[], 'openai-strict'> = {
   format: 'openai-strict',
   tools: (source) => chatTools(source, true),
   parseCalls: (reply, options) => unstrict('openaiChatStrict', parseChatCalls(reply), options),

@@ -126,7 +126,7 @@ describe('OpenAI tool calls in, results out', () => {
     );
     expect(received.map((call) => call.input)).toEqual([{ location: 'Boston, MA', unit: 'celsius' }, { path: '/etc/passwd' }]);
 
-    const messages = openaiChat.results(outcomes) satisfies OpenAI.Chat.ChatCompletionToolMessageParam[];
+    const messages = openaiChat.results(outcomes) satisfies OpenAI.Chat.ChatCompletionMessageParam[];
     expect(messages[0]).toEqual({
       role: 'tool',
       tool_call_id: 'call_abc123',
