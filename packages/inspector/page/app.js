@@ -132,7 +132,7 @@ function renderTryForm() {
   $('#try-description').textContent = tool.definition.description + (tool.approval ? ` (needs approval: ${tool.approval})` : '');
   form = inputForm(tool.definition.inputSchema);
   $('#try-form').replaceChildren(form.element);
-  $('#try-json').value = '{}';
+  $('#try-json').value = pretty(form.read());
   $('#try-outcome').replaceChildren();
   $('#try-progress').replaceChildren();
 }
@@ -318,13 +318,6 @@ for (const button of document.querySelectorAll('nav button')) button.addEventLis
 $('#cost-format').addEventListener('change', () => renderCost().catch(failed('#cost-chart')));
 $('#cost-window').addEventListener('change', () => renderCost().catch(failed('#cost-chart')));
 $('#try-tool').addEventListener('change', renderTryForm);
-$('#try-json-box').addEventListener('toggle', () => {
-  if ($('#try-json-box').open) {
-    try {
-      $('#try-json').value = pretty(form.read());
-    } catch {}
-  }
-});
 $('#try-call').addEventListener('click', callTool);
 $('#try-cancel').addEventListener('click', () => running?.abort());
 $('#search-form').addEventListener('submit', (event) => search(event).catch(failed('#search')));

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { approvalPolicy, type Outcome } from '@toolshed/core';
 import { adapters, TOOL_FORMATS, type ToolFormat } from '@toolshed/providers';
 import type { Inspected } from './inspected.js';
@@ -31,7 +31,7 @@ const UNCONFIRMED = 'the person using toolshed inspect did not confirm this call
  * (granted only by the page's confirmation) and reports progress. The answer is a stream of
  * JSON lines, progress first and the outcome last; closing the request cancels the call.
  */
-export async function streamCall(inspected: Inspected, call: CallRequest, request: IncomingMessage, response: ServerResponse) {
+export async function streamCall(inspected: Inspected, call: CallRequest, response: ServerResponse) {
   const controller = new AbortController();
   const cancel = () => controller.abort(new Error('the page cancelled the call'));
   response.on('close', cancel);
@@ -46,7 +46,8 @@ export async function streamCall(inspected: Inspected, call: CallRequest, reques
     },
   );
   response.off('close', cancel);
-  if (request.destroyed) return;
+  // The page went away (cancel): nobody is left to read the outcome.
+  if (response.destroyed) return;
   line({ type: 'outcome', outcome, model: adapters[call.format].results([outcome]) });
   response.end();
 }

@@ -96,7 +96,7 @@ async function api(inspected: Inspected, url: URL, request: IncomingMessage, res
       if (!body.ok) return sendJson(response, 400, { error: body.message });
       const call = parseCallRequest(body.value);
       if (!call.ok) return sendJson(response, 400, { error: call.message });
-      return streamCall(inspected, call.call, request, response);
+      return streamCall(inspected, call.call, response);
     }
     default:
       return sendJson(response, 404, { error: `No ${route} here.` });
