@@ -40,13 +40,27 @@ async function renderPlugins() {
       el('td', { class: `state-${plugin.state}`, text: plugin.state }),
       el('td', { text: reasonOf(plugin) }),
       el('td', { text: plugin.tools.join(', ') }),
-      el('td', {}, plugin.warnings.map((warning) => el('div', { text: warning }))),
+      el(
+        'td',
+        {},
+        plugin.warnings.map((warning) => el('div', { text: warning })),
+      ),
     ),
   );
-  const head = el('tr', {}, ['plugin', 'version', 'source', 'state', 'reason', 'tools', 'warnings'].map((t) => el('th', { text: t })));
+  const head = el(
+    'tr',
+    {},
+    ['plugin', 'version', 'source', 'state', 'reason', 'tools', 'warnings'].map((t) => el('th', { text: t })),
+  );
   $('#plugins').replaceChildren(
     el('table', {}, el('thead', {}, head), el('tbody', {}, rows)),
-    warnings.length ? el('ul', { class: 'error' }, warnings.map((warning) => el('li', { text: warning }))) : '',
+    warnings.length
+      ? el(
+          'ul',
+          { class: 'error' },
+          warnings.map((warning) => el('li', { text: warning })),
+        )
+      : '',
     plugins.length ? '' : el('p', { text: 'No plugins found. Install a Toolshed plugin package or name one in toolshed.config.json.' }),
   );
 }
@@ -57,7 +71,11 @@ function renderToolList() {
   $('#tool-list').replaceChildren(
     ...state.tools.map((tool) => {
       const { definition } = tool;
-      const format = el('select', { 'aria-label': `${definition.name} format` }, Object.keys(tool.formats).map((f) => el('option', { text: f })));
+      const format = el(
+        'select',
+        { 'aria-label': `${definition.name} format` },
+        Object.keys(tool.formats).map((f) => el('option', { text: f })),
+      );
       const shown = el('pre');
       const show = () => {
         const chosen = tool.formats[format.value];
@@ -68,11 +86,19 @@ function renderToolList() {
       return el(
         'article',
         { 'data-tool': definition.name },
-        el('h2', {}, definition.name, ' ', tool.approval ? el('span', { class: 'badge bad', text: `needs approval: ${tool.approval}` }) : ''),
+        el(
+          'h2',
+          {},
+          definition.name,
+          ' ',
+          tool.approval ? el('span', { class: 'badge bad', text: `needs approval: ${tool.approval}` }) : '',
+        ),
         el('p', { text: definition.description }),
         tool.origin ? el('p', { class: 'hint', text: `from ${tool.origin}` }) : '',
         el('details', {}, el('summary', { text: 'Input schema (JSON Schema)' }), el('pre', { text: pretty(definition.inputSchema) })),
-        definition.outputSchema ? el('details', {}, el('summary', { text: 'Output schema' }), el('pre', { text: pretty(definition.outputSchema) })) : '',
+        definition.outputSchema
+          ? el('details', {}, el('summary', { text: 'Output schema' }), el('pre', { text: pretty(definition.outputSchema) }))
+          : '',
         el('details', {}, el('summary', { text: 'As each provider takes it' }), format, shown),
       );
     }),
@@ -95,7 +121,10 @@ async function renderCost() {
   $('#cost-chart').replaceChildren(
     el('p', { class: 'hint', text: `${report.format} format, counted with ${report.tokenizer}` }),
     ...report.tools.map((tool) => row(tool.name, tool.total, tool.total.tokens / most, { 'data-cost-tool': tool.name })),
-    row('total', report.total, fit ? Math.min(1, report.total.tokens / fit.contextWindow) : 1, { class: 'chart-row chart-total', 'data-cost-total': '' }),
+    row('total', report.total, fit ? Math.min(1, report.total.tokens / fit.contextWindow) : 1, {
+      class: 'chart-row chart-total',
+      'data-cost-total': '',
+    }),
   );
   if (!fit) return $('#cost-window-note').replaceChildren();
   const share = ((report.total.tokens / fit.contextWindow) * 100).toFixed(2);
@@ -223,7 +252,11 @@ async function search(event) {
   const { rankers, hits } = await getJson(`/api/search?q=${encodeURIComponent(query)}`);
   const byName = new Map(state.tools.map((tool) => [tool.definition.name, tool.definition]));
   $('#search-hits').replaceChildren(
-    el('tr', {}, ['#', 'tool', ...rankers, 'description'].map((t) => el('th', { text: t }))),
+    el(
+      'tr',
+      {},
+      ['#', 'tool', ...rankers, 'description'].map((t) => el('th', { text: t })),
+    ),
     ...hits.map((hit, index) =>
       el(
         'tr',
@@ -276,7 +309,8 @@ function renderTranscript() {
   const end = Math.max(...transcript.calls.map((call) => (call.at ?? 0) + (durationOf(call) ?? 0)));
   const span = Math.max(1, end - start);
   $('#transcript-summary').textContent =
-    `${shown.length} of ${transcript.calls.length} calls` + (transcript.problems.length ? `; skipped: ${transcript.problems.join(', ')}` : '');
+    `${shown.length} of ${transcript.calls.length} calls` +
+    (transcript.problems.length ? `; skipped: ${transcript.problems.join(', ')}` : '');
   $('#transcript-calls').replaceChildren(
     ...shown.map((call) => {
       const duration = durationOf(call);
@@ -292,7 +326,12 @@ function renderTranscript() {
         ` ${codeOf(call)}`,
         duration !== undefined ? ` in ${duration} ms` : '',
         call.at ? el('span', { class: 'hint', text: ` at ${new Date(call.at).toISOString()}` }) : '',
-        el('details', {}, el('summary', { text: 'input and result' }), el('pre', { text: `input: ${pretty(call.input)}\n\nresult: ${pretty(result)}` })),
+        el(
+          'details',
+          {},
+          el('summary', { text: 'input and result' }),
+          el('pre', { text: `input: ${pretty(call.input)}\n\nresult: ${pretty(result)}` }),
+        ),
       );
     }),
   );
@@ -302,7 +341,10 @@ async function openTranscript() {
   const file = $('#transcript-file').files[0];
   if (!file) return;
   Object.assign(transcript, readTranscript(await file.text()));
-  const options = (values) => [el('option', { value: '', text: 'all' }), ...[...new Set(values)].sort().map((v) => el('option', { text: v }))];
+  const options = (values) => [
+    el('option', { value: '', text: 'all' }),
+    ...[...new Set(values)].sort().map((v) => el('option', { text: v })),
+  ];
   $('#transcript-tool').replaceChildren(...options(transcript.calls.map((call) => call.name)));
   $('#transcript-outcome').replaceChildren(...options(transcript.calls.map(codeOf)));
   renderTranscript();

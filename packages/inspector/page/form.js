@@ -44,7 +44,11 @@ function scalar(schema, name, type) {
     return { element: input, read: () => (input.value === '' ? undefined : Number(input.value)) };
   }
   if (type === 'enum') {
-    const select = el('select', { name }, schema.enum.map((value) => el('option', { value: JSON.stringify(value), text: String(value) })));
+    const select = el(
+      'select',
+      { name },
+      schema.enum.map((value) => el('option', { value: JSON.stringify(value), text: String(value) })),
+    );
     return { element: select, read: () => JSON.parse(select.value) };
   }
   const input = el('textarea', { name, rows: 1 });
@@ -58,7 +62,12 @@ function object(schema, name) {
     key,
     field(property, key, required.has(key), name ? `${name}.${key}` : key),
   ]);
-  const element = el('fieldset', { 'data-path': name || undefined }, name ? el('legend', { text: name }) : undefined, fields.map(([, f]) => f.element));
+  const element = el(
+    'fieldset',
+    { 'data-path': name || undefined },
+    name ? el('legend', { text: name }) : undefined,
+    fields.map(([, f]) => f.element),
+  );
   return {
     element,
     read: () => {
@@ -92,7 +101,11 @@ function array(schema, name) {
 
 function union(schema, name) {
   const variants = schema.anyOf ?? schema.oneOf;
-  const select = el('select', { 'aria-label': `${name} is`}, variants.map((variant, index) => el('option', { value: index, text: labelOf(variant, index) })));
+  const select = el(
+    'select',
+    { 'aria-label': `${name} is` },
+    variants.map((variant, index) => el('option', { value: index, text: labelOf(variant, index) })),
+  );
   const holder = el('div');
   let current;
   const show = () => {

@@ -103,7 +103,13 @@ async function api(inspected: Inspected, url: URL, request: IncomingMessage, res
   }
 }
 
-async function handle(inspected: Inspected, session: Session, guard: ReturnType<typeof guardFor>, request: IncomingMessage, response: ServerResponse) {
+async function handle(
+  inspected: Inspected,
+  session: Session,
+  guard: ReturnType<typeof guardFor>,
+  request: IncomingMessage,
+  response: ServerResponse,
+) {
   const refusal = checkRequest(request, guard);
   if (refusal) return refuse(response, refusal.status, refusal.message);
   const url = new URL(request.url ?? '/', 'http://inspector');
@@ -117,7 +123,11 @@ async function handle(inspected: Inspected, session: Session, guard: ReturnType<
     return send(response, 303, 'text/plain; charset=utf-8', '', { location: '/' });
   }
   if (!session.admits(request)) {
-    return refuse(response, 401, 'Open the URL that toolshed inspect printed (it holds a one-time token); this browser has no session yet.');
+    return refuse(
+      response,
+      401,
+      'Open the URL that toolshed inspect printed (it holds a one-time token); this browser has no session yet.',
+    );
   }
   if (url.pathname.startsWith('/api/')) return api(inspected, url, request, response);
   const file = ASSETS[url.pathname];

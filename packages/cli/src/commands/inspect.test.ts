@@ -82,9 +82,14 @@ describe('toolshed inspect in a browser', () => {
 
   it('shows the token cost of each tool with the numbers toolshed context --json prints', async () => {
     const p = await page();
-    const report = JSON.parse(await toolshed(['context', '--json'])) as { tools: { name: string; total: { tokens: number } }[]; total: { tokens: number } };
+    const report = JSON.parse(await toolshed(['context', '--json'])) as {
+      tools: { name: string; total: { tokens: number } }[];
+      total: { tokens: number };
+    };
     for (const tool of report.tools) {
-      await expect(p.locator(`[data-cost-tool="${tool.name}"] [data-tokens]`).getAttribute('data-tokens')).resolves.toBe(String(tool.total.tokens));
+      await expect(p.locator(`[data-cost-tool="${tool.name}"] [data-tokens]`).getAttribute('data-tokens')).resolves.toBe(
+        String(tool.total.tokens),
+      );
     }
     await expect(p.locator('[data-cost-total] [data-tokens]').getAttribute('data-tokens')).resolves.toBe(String(report.total.tokens));
   });
@@ -137,23 +142,30 @@ describe('toolshed inspect in a browser', () => {
     const p = await page();
     await p.click('nav button[data-view="transcripts"]');
     await p.setInputFiles('#transcript-file', file);
-    await expect(p.locator('#transcript-calls li').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-call-code')))).resolves.toEqual([
-      'ok',
-      'invalid_input',
-    ]);
+    await expect(
+      p.locator('#transcript-calls li').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-call-code'))),
+    ).resolves.toEqual(['ok', 'invalid_input']);
     await p.selectOption('#transcript-outcome', 'ok');
     await expect(p.locator('#transcript-calls li').count()).resolves.toBe(1);
   });
 });
 
-function raw(options: { path: string; method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> {
+function raw(options: {
+  path: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}): Promise<{ status: number; body: string }> {
   const { port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: options.path, method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: options.path, method: options.method ?? 'GET', headers: options.headers },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });

@@ -11,7 +11,8 @@ interface InspectOptions {
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, got "${value}".`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new UsageError(`--port must be a whole number from 0 to 65535, got "${value}".`);
   return port;
 }
 
