@@ -115,7 +115,7 @@ async function renderCost() {
       'div',
       { class: 'chart-row', ...extra },
       el('span', { text: name }),
-      el('div', { class: 'bar', style: `width:${(share * 100).toFixed(1)}%` }),
+      el('div', { class: 'bar', style: { width: `${(share * 100).toFixed(1)}%` } }),
       el('span', { 'data-tokens': cost.tokens, text: `${cost.tokens} tokens, ${cost.bytes} bytes` }),
     );
   $('#cost-chart').replaceChildren(
@@ -320,11 +320,11 @@ function renderTranscript() {
       return el(
         'li',
         { 'data-call': call.callId, 'data-call-tool': call.name, 'data-call-code': codeOf(call), class: call.outcome?.ok ? '' : 'failed' },
-        el('span', { class: 'span', style: `margin-left:${left.toFixed(1)}%;width:${width.toFixed(1)}%` }),
+        el('span', { class: 'span', style: { 'margin-left': `${left.toFixed(1)}%`, width: `${width.toFixed(1)}%` } }),
         ' ',
         el('strong', { text: call.name }),
         ` ${codeOf(call)}`,
-        duration !== undefined ? ` in ${duration} ms` : '',
+        duration !== undefined ? ` in ${Number(duration).toFixed(1)} ms` : '',
         call.at ? el('span', { class: 'hint', text: ` at ${new Date(call.at).toISOString()}` }) : '',
         el(
           'details',

@@ -8,6 +8,8 @@ export function el(tag, attributes = {}, ...children) {
   for (const [key, value] of Object.entries(attributes)) {
     if (value === undefined || value === false) continue;
     if (key === 'text') node.textContent = value;
+    // Through the CSSOM: the page's content security policy refuses style attributes in markup.
+    else if (key === 'style') for (const [name, css] of Object.entries(value)) node.style.setProperty(name, css);
     else node.setAttribute(key, value === true ? '' : String(value));
   }
   for (const child of children.flat()) if (child !== undefined && child !== null) node.append(child);

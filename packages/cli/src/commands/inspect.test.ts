@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -147,6 +147,28 @@ describe('toolshed inspect in a browser', () => {
     ).resolves.toEqual(['ok', 'invalid_input']);
     await p.selectOption('#transcript-outcome', 'ok');
     await expect(p.locator('#transcript-calls li').count()).resolves.toBe(1);
+  });
+});
+
+describe('toolshed inspect --open', () => {
+  it('opens the printed URL with $BROWSER', async () => {
+    const opened = path.join(project, 'opened.txt');
+    const browserScript = path.join(project, 'browser.sh');
+    writeFileSync(browserScript, `#!/bin/sh\necho "$1" > ${JSON.stringify(opened)}\n`, { mode: 0o755 });
+    const child = spawn(process.execPath, [bin, 'inspect', '--open'], { cwd: project, env: { ...process.env, BROWSER: browserScript } });
+    const printed = await new Promise<string>((resolve) => {
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk;
+        const found = /at (http:\/\/\S+)/.exec(out);
+        if (found) resolve(found[1]!);
+      });
+    });
+    for (let tries = 0; tries < 100 && !existsSync(opened); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT');
+    await expect(exited).resolves.toBe(0);
+    expect(readFileSync(opened, 'utf8').trim()).toBe(printed);
   });
 });
 
