@@ -147,8 +147,10 @@ function unreachableModuleProblems(dir, all) {
   }
   // A module of types only compiles to `export {};`: nothing to load, nothing to ship twice.
   const typesOnly = (file) => /^\s*export\s*\{\s*\};?\s*(\/\/# sourceMappingURL=\S+\s*)?$/.test(readFileSync(path.join(dir, file), 'utf8'));
+  // A page's scripts (page/, as @toolshed/inspector ships) are loaded by a browser, not by Node.
+  const browserPage = (file) => file.startsWith('page/');
   return all
-    .filter((file) => /\.[cm]?js$/.test(file) && !reached.has(file) && !TEST_FILE.test(file) && !typesOnly(file))
+    .filter((file) => /\.[cm]?js$/.test(file) && !reached.has(file) && !TEST_FILE.test(file) && !typesOnly(file) && !browserPage(file))
     .map((file) => `${file} is loaded by no entry (exports, bin) nor by any module they import: leave it out of the build`);
 }
 

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { flagsOf, GLOBAL_OPTIONS } from './command-spec.js';
 import { registerCall } from './commands/call.js';
 import { registerContext } from './commands/context.js';
+import { registerInspect } from './commands/inspect.js';
 import { registerList } from './commands/list.js';
 import { registerNew } from './commands/new.js';
 import { registerPlugins } from './commands/plugins.js';
@@ -28,6 +29,7 @@ function createProgram(): Command {
   registerSearch(program);
   registerPlugins(program);
   registerServe(program);
+  registerInspect(program);
   registerNew(program);
   return program;
 }

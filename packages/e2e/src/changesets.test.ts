@@ -160,8 +160,11 @@ describe('after the first release', () => {
   }, 120_000);
 
   it.each([
-    ['@toolshed/host', ['@toolshed/cli']],
-    ['@toolshed/providers', ['@toolshed/cli', '@toolshed/context', '@toolshed/host', '@toolshed/mcp', '@toolshed/testing']],
+    ['@toolshed/host', ['@toolshed/cli', '@toolshed/inspector']],
+    [
+      '@toolshed/providers',
+      ['@toolshed/cli', '@toolshed/context', '@toolshed/host', '@toolshed/inspector', '@toolshed/mcp', '@toolshed/testing'],
+    ],
   ])(
     'a major of %s is refused until every package a user gets it through is a major, down to the launchers',
     async (pkg, direct) => {

@@ -190,11 +190,20 @@ describe('publish to a local registry, install selectively, run every documented
     for (const item of published) {
       expect(await publishedVersions(item.name), item.name).toEqual([item.version]);
     }
-    // workspace: ranges became real ones when packed; core is a peer, the MCP server and context optional ones.
+    // workspace: ranges became real ones when packed; core is a peer, the MCP server, context and the inspector optional ones.
     const cli = await publishedManifest('@toolshed/cli', versionOf('packages/cli/package.json'));
     expect(cli.dependencies['@toolshed/host']).toMatch(/^\^\d+\.\d+\.\d+$/);
-    expect(cli.peerDependencies).toEqual({ '@toolshed/context': '^1', '@toolshed/core': '^1', '@toolshed/mcp': '^1' });
-    expect(cli.peerDependenciesMeta).toEqual({ '@toolshed/context': { optional: true }, '@toolshed/mcp': { optional: true } });
+    expect(cli.peerDependencies).toEqual({
+      '@toolshed/context': '^1',
+      '@toolshed/core': '^1',
+      '@toolshed/inspector': '^1',
+      '@toolshed/mcp': '^1',
+    });
+    expect(cli.peerDependenciesMeta).toEqual({
+      '@toolshed/context': { optional: true },
+      '@toolshed/inspector': { optional: true },
+      '@toolshed/mcp': { optional: true },
+    });
     expect(cli.dependencies['@modelcontextprotocol/sdk']).toBeUndefined();
     expect(await publishedVersions('@toolshed/e2e')).toEqual([]);
   }, 600_000);

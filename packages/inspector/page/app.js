@@ -1,0 +1,372 @@
+import { el, inputForm } from './form.js';
+
+const $ = (selector) => document.querySelector(selector);
+
+async function getJson(path) {
+  const response = await fetch(path, { headers: { accept: 'application/json' } });
+  const body = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) throw new Error(body.error ?? response.statusText);
+  return body;
+}
+
+const pretty = (value) => JSON.stringify(value, null, 2);
+const state = { tools: [], formats: [] };
+
+// Views -------------------------------------------------------------------------------------
+
+function showView(name) {
+  for (const button of document.querySelectorAll('nav button')) button.setAttribute('aria-pressed', String(button.dataset.view === name));
+  for (const section of document.querySelectorAll('main > section')) section.hidden = section.id !== name;
+}
+
+// Plugins -----------------------------------------------------------------------------------
+
+function reasonOf(plugin) {
+  if (plugin.error) return `${plugin.error.phase}: ${plugin.error.message}`;
+  if (plugin.state === 'deferred') return 'its code loads on its first call';
+  if (plugin.server) return `${plugin.server.transport} server, ${plugin.server.state.status}`;
+  return '';
+}
+
+async function renderPlugins() {
+  const { plugins, warnings } = await getJson('/api/plugins');
+  const rows = plugins.map((plugin) =>
+    el(
+      'tr',
+      { 'data-plugin': plugin.name },
+      el('td', { text: plugin.name }),
+      el('td', { text: plugin.version ?? '' }),
+      el('td', { text: `${plugin.source}: ${plugin.spec}` }),
+      el('td', { class: `state-${plugin.state}`, text: plugin.state }),
+      el('td', { text: reasonOf(plugin) }),
+      el('td', { text: plugin.tools.join(', ') }),
+      el(
+        'td',
+        {},
+        plugin.warnings.map((warning) => el('div', { text: warning })),
+      ),
+    ),
+  );
+  const head = el(
+    'tr',
+    {},
+    ['plugin', 'version', 'source', 'state', 'reason', 'tools', 'warnings'].map((t) => el('th', { text: t })),
+  );
+  $('#plugins').replaceChildren(
+    el('table', {}, el('thead', {}, head), el('tbody', {}, rows)),
+    warnings.length
+      ? el(
+          'ul',
+          { class: 'error' },
+          warnings.map((warning) => el('li', { text: warning })),
+        )
+      : '',
+    plugins.length ? '' : el('p', { text: 'No plugins found. Install a Toolshed plugin package or name one in toolshed.config.json.' }),
+  );
+}
+
+// Tools and token costs ---------------------------------------------------------------------
+
+function renderToolList() {
+  $('#tool-list').replaceChildren(
+    ...state.tools.map((tool) => {
+      const { definition } = tool;
+      const format = el(
+        'select',
+        { 'aria-label': `${definition.name} format` },
+        Object.keys(tool.formats).map((f) => el('option', { text: f })),
+      );
+      const shown = el('pre');
+      const show = () => {
+        const chosen = tool.formats[format.value];
+        shown.textContent = chosen.ok ? pretty(chosen.value) : `This format refuses the tool: ${chosen.message}`;
+      };
+      format.addEventListener('change', show);
+      show();
+      return el(
+        'article',
+        { 'data-tool': definition.name },
+        el(
+          'h2',
+          {},
+          definition.name,
+          ' ',
+          tool.approval ? el('span', { class: 'badge bad', text: `needs approval: ${tool.approval}` }) : '',
+        ),
+        el('p', { text: definition.description }),
+        tool.origin ? el('p', { class: 'hint', text: `from ${tool.origin}` }) : '',
+        el('details', {}, el('summary', { text: 'Input schema (JSON Schema)' }), el('pre', { text: pretty(definition.inputSchema) })),
+        definition.outputSchema
+          ? el('details', {}, el('summary', { text: 'Output schema' }), el('pre', { text: pretty(definition.outputSchema) }))
+          : '',
+        el('details', {}, el('summary', { text: 'As each provider takes it' }), format, shown),
+      );
+    }),
+  );
+}
+
+async function renderCost() {
+  const format = $('#cost-format').value;
+  const window = Number($('#cost-window').value) || '';
+  const { report, window: fit } = await getJson(`/api/context?format=${encodeURIComponent(format)}&window=${window}`);
+  const most = Math.max(1, ...report.tools.map((tool) => tool.total.tokens));
+  const row = (name, cost, share, extra = {}) =>
+    el(
+      'div',
+      { class: 'chart-row', ...extra },
+      el('span', { text: name }),
+      el('div', { class: 'bar', style: { width: `${(share * 100).toFixed(1)}%` } }),
+      el('span', { 'data-tokens': cost.tokens, text: `${cost.tokens} tokens, ${cost.bytes} bytes` }),
+    );
+  $('#cost-chart').replaceChildren(
+    el('p', { class: 'hint', text: `${report.format} format, counted with ${report.tokenizer}` }),
+    ...report.tools.map((tool) => row(tool.name, tool.total, tool.total.tokens / most, { 'data-cost-tool': tool.name })),
+    row('total', report.total, fit ? Math.min(1, report.total.tokens / fit.contextWindow) : 1, {
+      class: 'chart-row chart-total',
+      'data-cost-total': '',
+    }),
+  );
+  if (!fit) return $('#cost-window-note').replaceChildren();
+  const share = ((report.total.tokens / fit.contextWindow) * 100).toFixed(2);
+  const search = fit.decision.deferred
+    ? `Tool search (exposure "auto") would defer them: up front goes ${fit.upFront.tools.join(', ')} for ${fit.upFront.total.tokens} tokens.`
+    : `Tool search (exposure "auto") would defer nothing: they are under ${fit.decision.threshold} tokens, its share of the window.`;
+  $('#cost-window-note').textContent = `All definitions take ${share}% of a ${fit.contextWindow}-token context window. ${search}`;
+}
+
+async function renderTools() {
+  const { tools, formats } = await getJson('/api/tools');
+  state.tools = tools;
+  state.formats = formats;
+  $('#cost-format').replaceChildren(...formats.context.map((f) => el('option', { text: f })));
+  $('#try-format').replaceChildren(...formats.tools.map((f) => el('option', { text: f })));
+  $('#try-tool').replaceChildren(...tools.map((tool) => el('option', { text: tool.definition.name })));
+  renderToolList();
+  renderTryForm();
+  await renderCost();
+}
+
+// Try a tool --------------------------------------------------------------------------------
+
+let form;
+let running;
+
+function chosenTool() {
+  return state.tools.find((tool) => tool.definition.name === $('#try-tool').value);
+}
+
+function renderTryForm() {
+  const tool = chosenTool();
+  if (!tool) return;
+  $('#try-description').textContent = tool.definition.description + (tool.approval ? ` (needs approval: ${tool.approval})` : '');
+  form = inputForm(tool.definition.inputSchema);
+  $('#try-form').replaceChildren(form.element);
+  $('#try-json').value = pretty(form.read());
+  $('#try-outcome').replaceChildren();
+  $('#try-progress').replaceChildren();
+}
+
+/** The input to send: the JSON box's text as it is when open, else what the form reads. */
+function readInput() {
+  if ($('#try-json-box').open) return JSON.parse($('#try-json').value);
+  return form.read();
+}
+
+function confirmCall(tool, input) {
+  const dialog = $('#confirm');
+  $('#confirm-text').textContent = `${tool.definition.name} needs approval (it is ${tool.approval}). Run it with this input?`;
+  $('#confirm-input').textContent = pretty(input);
+  dialog.returnValue = '';
+  dialog.showModal();
+  return new Promise((resolve) => dialog.addEventListener('close', () => resolve(dialog.returnValue === 'run'), { once: true }));
+}
+
+function showOutcome(outcome, model) {
+  const code = outcome.ok ? 'ok' : outcome.error.code;
+  const body = outcome.ok
+    ? el('pre', { 'data-output': '', text: typeof outcome.output === 'string' ? outcome.output : pretty(outcome.output) })
+    : el('p', { class: 'error', 'data-error': '', text: outcome.error.message });
+  $('#try-outcome').replaceChildren(
+    el('h3', { class: outcome.ok ? 'ok' : 'bad', 'data-code': code, text: `${code} in ${outcome.durationMs} ms` }),
+    body,
+    el('details', {}, el('summary', { text: 'What the model reads' }), el('pre', { 'data-model': '', text: pretty(model) })),
+    el('details', {}, el('summary', { text: 'The whole outcome' }), el('pre', { text: pretty(outcome) })),
+  );
+}
+
+async function callTool() {
+  const tool = chosenTool();
+  let input;
+  try {
+    input = readInput();
+  } catch (error) {
+    $('#try-outcome').replaceChildren(el('p', { class: 'error', text: `The input is not valid JSON: ${error.message}` }));
+    return;
+  }
+  const confirmed = tool.approval ? await confirmCall(tool, input) : false;
+  if (tool.approval && !confirmed) {
+    $('#try-outcome').replaceChildren(el('p', { text: 'Not run: you did not confirm it.' }));
+    return;
+  }
+  running = new AbortController();
+  $('#try-call').disabled = true;
+  $('#try-cancel').disabled = false;
+  $('#try-progress').replaceChildren();
+  $('#try-outcome').replaceChildren(el('p', { text: 'Running…' }));
+  try {
+    const response = await fetch('/api/call', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: tool.definition.name, input, confirmed, format: $('#try-format').value }),
+      signal: running.signal,
+    });
+    if (!response.ok) throw new Error((await response.json()).error);
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffered += value;
+      const lines = buffered.split('\n');
+      buffered = lines.pop();
+      for (const line of lines.filter(Boolean)) {
+        const message = JSON.parse(line);
+        if (message.type === 'progress') $('#try-progress').append(el('li', { text: pretty(message.progress) }));
+        else showOutcome(message.outcome, message.model);
+      }
+    }
+  } catch (error) {
+    const text = running.signal.aborted ? 'Cancelled: the call was stopped.' : `The call could not be made: ${error.message}`;
+    $('#try-outcome').replaceChildren(el('p', { class: 'error', text }));
+  } finally {
+    $('#try-call').disabled = false;
+    $('#try-cancel').disabled = true;
+  }
+}
+
+// Search ------------------------------------------------------------------------------------
+
+async function search(event) {
+  event.preventDefault();
+  const query = $('#search-query').value;
+  const { rankers, hits } = await getJson(`/api/search?q=${encodeURIComponent(query)}`);
+  const byName = new Map(state.tools.map((tool) => [tool.definition.name, tool.definition]));
+  $('#search-hits').replaceChildren(
+    el(
+      'tr',
+      {},
+      ['#', 'tool', ...rankers, 'description'].map((t) => el('th', { text: t })),
+    ),
+    ...hits.map((hit, index) =>
+      el(
+        'tr',
+        { 'data-hit': hit.name },
+        el('td', { text: index + 1 }),
+        el('td', { text: hit.name }),
+        ...rankers.map((ranker) => el('td', { text: hit.scores[ranker].toFixed(3) })),
+        el('td', { text: byName.get(hit.name)?.description ?? '' }),
+      ),
+    ),
+  );
+  if (hits.length === 0) $('#search-hits').append(el('tr', {}, el('td', { colspan: 4, text: `No tool matched "${query}".` })));
+}
+
+// Transcripts -------------------------------------------------------------------------------
+
+const transcript = { calls: [], problems: [] };
+
+/** The calls of a transcript by call id, in the order they started; lines it cannot read are counted. */
+function readTranscript(text) {
+  const calls = new Map();
+  const problems = [];
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    let event;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      problems.push(`line ${index + 1} is not JSON`);
+      return;
+    }
+    if (!event.callId) return;
+    const call = calls.get(event.callId) ?? { callId: event.callId, name: event.name, progress: [] };
+    calls.set(event.callId, call);
+    if (event.type === 'call.start') Object.assign(call, { input: event.input, at: event.at });
+    else if (event.type === 'call.progress') call.progress.push(event.progress);
+    else if (event.type === 'call.end') Object.assign(call, { outcome: event.outcome, endAt: event.at, at: call.at ?? event.at });
+  });
+  return { calls: [...calls.values()], problems };
+}
+
+const codeOf = (call) => (call.outcome ? (call.outcome.ok ? 'ok' : call.outcome.error.code) : 'unfinished');
+const durationOf = (call) => call.outcome?.durationMs ?? (call.endAt !== undefined ? call.endAt - call.at : undefined);
+
+function renderTranscript() {
+  const tool = $('#transcript-tool').value;
+  const code = $('#transcript-outcome').value;
+  const shown = transcript.calls.filter((call) => (!tool || call.name === tool) && (!code || codeOf(call) === code));
+  const start = Math.min(...transcript.calls.map((call) => call.at ?? Infinity));
+  const end = Math.max(...transcript.calls.map((call) => (call.at ?? 0) + (durationOf(call) ?? 0)));
+  const span = Math.max(1, end - start);
+  $('#transcript-summary').textContent =
+    `${shown.length} of ${transcript.calls.length} calls` +
+    (transcript.problems.length ? `; skipped: ${transcript.problems.join(', ')}` : '');
+  $('#transcript-calls').replaceChildren(
+    ...shown.map((call) => {
+      const duration = durationOf(call);
+      const left = (((call.at ?? start) - start) / span) * 50;
+      const width = Math.max(0.5, ((duration ?? 0) / span) * 50);
+      const result = call.outcome?.ok ? call.outcome.output : call.outcome?.error;
+      return el(
+        'li',
+        { 'data-call': call.callId, 'data-call-tool': call.name, 'data-call-code': codeOf(call), class: call.outcome?.ok ? '' : 'failed' },
+        el('span', { class: 'span', style: { 'margin-left': `${left.toFixed(1)}%`, width: `${width.toFixed(1)}%` } }),
+        ' ',
+        el('strong', { text: call.name }),
+        ` ${codeOf(call)}`,
+        duration !== undefined ? ` in ${Number(duration).toFixed(1)} ms` : '',
+        call.at ? el('span', { class: 'hint', text: ` at ${new Date(call.at).toISOString()}` }) : '',
+        el(
+          'details',
+          {},
+          el('summary', { text: 'input and result' }),
+          el('pre', { text: `input: ${pretty(call.input)}\n\nresult: ${pretty(result)}` }),
+        ),
+      );
+    }),
+  );
+}
+
+async function openTranscript() {
+  const file = $('#transcript-file').files[0];
+  if (!file) return;
+  Object.assign(transcript, readTranscript(await file.text()));
+  const options = (values) => [
+    el('option', { value: '', text: 'all' }),
+    ...[...new Set(values)].sort().map((v) => el('option', { text: v })),
+  ];
+  $('#transcript-tool').replaceChildren(...options(transcript.calls.map((call) => call.name)));
+  $('#transcript-outcome').replaceChildren(...options(transcript.calls.map(codeOf)));
+  renderTranscript();
+}
+
+// Start -------------------------------------------------------------------------------------
+
+function failed(where) {
+  return (error) => $(where).prepend(el('p', { class: 'error', text: `Could not load: ${error.message}` }));
+}
+
+for (const button of document.querySelectorAll('nav button')) button.addEventListener('click', () => showView(button.dataset.view));
+$('#cost-format').addEventListener('change', () => renderCost().catch(failed('#cost-chart')));
+$('#cost-window').addEventListener('change', () => renderCost().catch(failed('#cost-chart')));
+$('#try-tool').addEventListener('change', renderTryForm);
+$('#try-call').addEventListener('click', callTool);
+$('#try-cancel').addEventListener('click', () => running?.abort());
+$('#search-form').addEventListener('submit', (event) => search(event).catch(failed('#search')));
+$('#transcript-file').addEventListener('change', () => openTranscript().catch(failed('#transcripts')));
+$('#transcript-tool').addEventListener('change', renderTranscript);
+$('#transcript-outcome').addEventListener('change', renderTranscript);
+renderPlugins().catch(failed('#plugins'));
+renderTools()
+  .then(() => document.body.setAttribute('data-ready', ''))
+  .catch(failed('#tools'));

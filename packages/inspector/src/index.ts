@@ -1,0 +1,3 @@
+export { startInspector } from './server.js';
+export type { Inspector, InspectorOptions } from './server.js';
+export type { Inspected } from './inspected.js';

@@ -1,0 +1,71 @@
+import { needsApproval, approvalRisk, type ToolDefinition } from '@toolshed/core';
+import { CONTEXT_FORMATS, createToolIndex, measureTools, measureUpFront, type ContextFormat } from '@toolshed/context';
+export { isContextFormat } from '@toolshed/context';
+import { adapters, TOOL_FORMATS } from '@toolshed/providers';
+import type { Inspected } from './inspected.js';
+
+/** A plugin's state in one word: a plugin that waits for its first call to import is deferred. */
+function stateOf(plugin: Inspected['plugins'][number]): string {
+  if (plugin.status === 'loaded' && !plugin.imported && plugin.source !== 'code') return 'deferred';
+  return plugin.status;
+}
+
+export function pluginsView(inspected: Inspected) {
+  return {
+    plugins: inspected.plugins.map((plugin) => ({ ...plugin, state: stateOf(plugin) })),
+    warnings: inspected.warnings,
+  };
+}
+
+/** One tool as each provider's API takes it; a format that refuses the tool (strict mode) says why. */
+function formatsOf(tool: ToolDefinition): Record<string, unknown> {
+  const formats: Record<string, unknown> = {};
+  for (const format of TOOL_FORMATS) {
+    try {
+      formats[format] = { ok: true, value: adapters[format].tools([tool]) };
+    } catch (error) {
+      formats[format] = { ok: false, message: (error as Error).message };
+    }
+  }
+  return formats;
+}
+
+export function toolsView(inspected: Inspected) {
+  return {
+    tools: inspected.registry.list().map((tool) => ({
+      definition: tool,
+      origin: inspected.registry.get(tool.name)?.origin,
+      approval: needsApproval(tool) ? approvalRisk(tool) : undefined,
+      formats: formatsOf(tool),
+    })),
+    formats: { tools: TOOL_FORMATS, context: CONTEXT_FORMATS },
+  };
+}
+
+/**
+ * The report `toolshed context --json --format <format>` prints, and what tool search would
+ * send up front in a context window of the given size (`exposure: {mode: "auto"}`).
+ */
+export async function contextView(inspected: Inspected, format: ContextFormat, contextWindow: number | undefined) {
+  const tools = inspected.registry.list();
+  const report = await measureTools(tools, { format });
+  if (contextWindow === undefined) return { report };
+  const upFront = await measureUpFront(tools, { format, exposure: { mode: 'auto', contextWindow } });
+  return {
+    report,
+    window: {
+      contextWindow,
+      decision: upFront.decision,
+      upFront: { tools: upFront.report.tools.map((tool) => tool.name), total: upFront.report.total },
+    },
+  };
+}
+
+/** Tool search's hits with each ranker's score; BM25 (with synonyms) is the one ranker @toolshed/context has. */
+export function searchView(inspected: Inspected, query: string, limit: number) {
+  const index = createToolIndex(inspected.registry.list());
+  return {
+    rankers: ['bm25'],
+    hits: index.search(query, { limit }).map((hit) => ({ name: hit.name, score: hit.score, scores: { bm25: hit.score } })),
+  };
+}
