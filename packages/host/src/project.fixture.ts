@@ -118,6 +118,11 @@ export class Project {
     return dir;
   }
 
+  /** Generate a plugin's manifest by its code, as its build would (for a plugin written with `code`). */
+  buildManifest(at: string): void {
+    execFileSync(process.execPath, [MANIFEST_BIN, '--dir', path.join(this.dir, at)], { stdio: 'pipe' });
+  }
+
   imported(at: string): boolean {
     return existsSync(path.join(this.dir, at, 'imported.marker'));
   }

@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHost } from '../host.js';
+import { Project } from '../project.fixture.js';
+
+const projects: Project[] = [];
+afterEach(() => {
+  for (const project of projects.splice(0)) project.remove();
+});
+
+function project(): Project {
+  const made = new Project();
+  projects.push(made);
+  return made;
+}
+
+const readerCode = `import { readFileSync } from 'node:fs';
+import { defineTool, definePlugin } from '@toolshed/core';
+import * as v from 'valibot';
+export default definePlugin({
+  name: 'reader',
+  apiVersion: 1,
+  tools: [defineTool({
+    name: 'read',
+    description: 'Reads a file.',
+    input: v.object({ file: v.string() }),
+    annotations: { readOnly: true },
+    run: ({ file }) => { try { return { text: readFileSync(file, 'utf8') }; } catch (error) { return { error: error.code }; } },
+  })],
+});
+`;
+
+describe('an isolated plugin', () => {
+  it('runs its tools in a sandboxed child, with the same outcome as in the host', async () => {
+    const p = project().packageJson({ dependencies: { echoer: '1.0.0' } });
+    p.plugin({ name: 'echoer' });
+    p.config({ isolate: true });
+    const host = await createHost({ cwd: p.dir });
+    try {
+      expect(host.plugins[0]).toMatchObject({ name: 'echoer', status: 'loaded', isolated: true });
+      const outcome = await host.registry.dispatch({ name: 'echo', input: { text: 'hi' } }, { approve: 'allow-all' });
+      expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: true, output: { text: 'hi' } });
+      expect(host.plugins[0]!.imported).toBe(true);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('reads only what it declares and is granted', async () => {
+    const p = project().packageJson({ dependencies: { reader: '1.0.0' } });
+    p.write('.env', 'SECRET=1\n');
+    p.write('docs/a.txt', 'inside');
+    p.plugin({
+      name: 'reader',
+      code: readerCode,
+      packageJson: { toolshed: { apiVersion: 1, tools: ['read'], manifest: './dist/toolshed.json', permissions: { read: ['docs'] } } },
+    });
+    p.buildManifest('node_modules/reader');
+    p.config({ isolate: true, plugins: [{ plugin: 'reader', grant: { read: ['docs'] } }] });
+    const host = await createHost({ cwd: p.dir });
+    try {
+      const read = (file: string) => host.registry.dispatch({ name: 'read', input: { file } });
+      expect(await read(path.join(p.dir, 'docs/a.txt'))).toMatchObject({ ok: true, output: { text: 'inside' } });
+      expect(await read(path.join(p.dir, '.env'))).toMatchObject({ ok: true, output: { error: 'ENOENT' } });
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('does not load when it asks for more than is granted, naming the permission and where to grant it', async () => {
+    const p = project().packageJson({ dependencies: { reader: '1.0.0' } });
+    p.plugin({
+      name: 'reader',
+      code: readerCode,
+      packageJson: {
+        toolshed: {
+          apiVersion: 1,
+          tools: ['read'],
+          manifest: './dist/toolshed.json',
+          permissions: { read: ['docs'], net: ['smtp.example.com:587'] },
+        },
+      },
+    });
+    p.buildManifest('node_modules/reader');
+    p.config({ plugins: [{ plugin: 'reader', isolate: true, grant: { read: ['docs'] } }] });
+    await expect(createHost({ cwd: p.dir })).rejects.toThrow(
+      /reader.*it asks to connect to smtp\.example\.com:587, which is not granted: add "smtp\.example\.com:587" to "net" in "plugins\[0\]\.grant" of toolshed\.config\.json/s,
+    );
+  });
+});
