@@ -158,6 +158,8 @@ export function resolvePermissions(permissions: Permissions, options: Record<str
     if (typeof value !== 'object') return value;
     const given = optionAt(options, value.option);
     if (given === undefined) return value.default;
+    // An option given as an object (send_email's {"kind": "file", "path"}) is named field by field by other entries.
+    if (isRecord(given) && ok === (isText as unknown)) return undefined;
     if (!ok(given))
       throw new PluginError(
         { phase: 'options', field: value.option },

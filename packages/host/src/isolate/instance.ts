@@ -8,7 +8,7 @@ import type { McpMount, McpServerConfig } from '@toolshed/mcp/mount';
 import type { ManifestTool } from '../manifest.js';
 import { cacheDir, INSTALL_MCP, loadMountRuntime } from '../mcp/runtime.js';
 import { OPTIONS_VARIABLE } from './child-protocol.js';
-import { requireSandbox, type Sandbox, sandboxSettings, writeSettings } from './sandbox.js';
+import { privateFolder, requireSandbox, type Sandbox, sandboxSettings, writeSettings } from './sandbox.js';
 
 /** What running an isolated plugin needs: its package, its options and permissions (resolved), and the project. */
 export interface IsolatedPlugin {
@@ -60,10 +60,11 @@ function childConfig(plugin: IsolatedPlugin, manifest: readonly ManifestTool[], 
   const host = ownPackage();
   // The child imports core from beside the host (a workspace link may point outside any node_modules).
   const core = dirname(createRequire(join(host, 'package.json')).resolve('@toolshed/core/package.json'));
-  const settings = sandboxSettings(plugin.permissions, [plugin.dir, host, core, dirname(dirname(mcpEntry))], sandbox);
   const name = serverName(plugin.name);
-  const { file, home } = writeSettings(name, settings);
-  const env: Record<string, string> = { HOME: home };
+  const own = privateFolder(name);
+  const settings = sandboxSettings(plugin.permissions, [plugin.dir, host, core, dirname(dirname(mcpEntry))], sandbox, own);
+  const file = writeSettings(own, settings);
+  const env: Record<string, string> = { HOME: own, TMPDIR: own };
   for (const variable of plugin.permissions.env) {
     const value = plugin.env[variable];
     if (value !== undefined) env[variable] = value;

@@ -78,15 +78,22 @@ function linked(modules: string): string[] {
 function codeFolders(folders: readonly string[]): string[] {
   const found = new Set<string>();
   const queue = folders.map((folder) => realpathSync(folder));
-  while (queue.length > 0 && found.size < 2000) {
+  // A folder inside one already found needs no entry of its own (pnpm's store sits in the root node_modules).
+  const covered = (folder: string) => {
+    for (let dir = folder; ; dir = dirname(dir)) {
+      if (found.has(dir)) return true;
+      if (dirname(dir) === dir) return false;
+    }
+  };
+  while (queue.length > 0 && found.size < 500) {
     const folder = queue.shift()!;
-    if (found.has(folder)) continue;
+    if (covered(folder)) continue;
     found.add(folder);
     for (let dir = folder; ; ) {
       const modules = join(dir, 'node_modules');
       if (existsSync(modules) && !found.has(modules)) {
         found.add(modules);
-        queue.push(...linked(modules).filter((target) => !found.has(target)));
+        queue.push(...linked(modules).filter((target) => !covered(target)));
       }
       const parent = dirname(dir);
       if (parent === dir) break;
@@ -106,7 +113,7 @@ const SYSTEM_DENY = ['/etc/shadow', '/etc/gshadow', '/etc/ssh', '/etc/sudoers', 
  * what it was granted; nothing writable but what it was granted; no network but the granted
  * `host:port`s (through the sandbox's proxies).
  */
-export function sandboxSettings(permissions: ResolvedPermissions, code: readonly string[], sandbox: Sandbox): object {
+export function sandboxSettings(permissions: ResolvedPermissions, code: readonly string[], sandbox: Sandbox, own: string): object {
   const codeRead = codeFolders([...code, sandbox.dir, dirname(dirname(process.execPath))]);
   const allowedDomains = permissions.net.map((target) => {
     const { host, port } = splitHostPort(target)!;
@@ -116,7 +123,8 @@ export function sandboxSettings(permissions: ResolvedPermissions, code: readonly
     network: { allowedDomains, deniedDomains: [], strictAllowlist: true },
     filesystem: {
       denyRead: ['/', ...SYSTEM_DENY],
-      allowRead: [...new Set([...SYSTEM_READ, ...codeRead, ...permissions.read, ...permissions.write])],
+      // `own`: its private folder, where the sandbox's proxy socket is (a denied /tmp would hide it).
+      allowRead: [...new Set([...SYSTEM_READ, ...codeRead, own, ...permissions.read, ...permissions.write])],
       allowWrite: permissions.write,
       denyWrite: [],
     },
@@ -128,10 +136,16 @@ export function hostDir(): string {
   return dirname(dirname(fileURLToPath(import.meta.url)));
 }
 
-/** A private folder for one isolated process: its settings file, and its HOME (which it cannot read). */
-export function writeSettings(name: string, settings: object): { file: string; home: string } {
-  const dir = mkdtempSync(join(tmpdir(), `toolshed-isolated-${name}-`));
-  const file = join(dir, 'srt-settings.json');
+/**
+ * A private folder for one isolated process: its settings file, the sandbox's proxy socket (its
+ * TMPDIR outside), and its HOME. Nothing of the user's is in it.
+ */
+export function privateFolder(name: string): string {
+  return mkdtempSync(join(tmpdir(), `toolshed-isolated-${name}-`));
+}
+
+export function writeSettings(folder: string, settings: object): string {
+  const file = join(folder, 'srt-settings.json');
   writeFileSync(file, JSON.stringify(settings), { mode: 0o600 });
-  return { file, home: dir };
+  return file;
 }
