@@ -8,7 +8,8 @@ import type { McpMount, McpServerConfig } from '@toolshed/mcp/mount';
 import type { ManifestTool } from '../manifest.js';
 import { cacheDir, INSTALL_MCP, loadMountRuntime } from '../mcp/runtime.js';
 import { OPTIONS_VARIABLE } from './child-protocol.js';
-import { privateFolder, requireSandbox, type Sandbox, sandboxSettings, writeSettings } from './sandbox.js';
+import { requireSandbox, type Sandbox } from './sandbox.js';
+import { wrapInSandbox } from './wrap.js';
 
 /** What running an isolated plugin needs: its package, its options and permissions (resolved), and the project. */
 export interface IsolatedPlugin {
@@ -56,40 +57,34 @@ function nodeFlags(permissions: ResolvedPermissions): string[] {
 }
 
 /** The mount entry that starts the plugin's child under the sandbox; its tools marked by the host's manifest. */
-function childConfig(plugin: IsolatedPlugin, manifest: readonly ManifestTool[], sandbox: Sandbox, mcpEntry: string): McpServerConfig {
+function childConfig(plugin: IsolatedPlugin, manifest: readonly ManifestTool[], sandbox: Sandbox, mcpEntry: string): { config: McpServerConfig; folder: string } {
   const host = ownPackage();
   // The child imports core from beside the host (a workspace link may point outside any node_modules).
   const core = dirname(createRequire(join(host, 'package.json')).resolve('@toolshed/core/package.json'));
-  const name = serverName(plugin.name);
-  const own = privateFolder(name);
-  const settings = sandboxSettings(plugin.permissions, [plugin.dir, host, core, dirname(dirname(mcpEntry))], sandbox, own);
-  const file = writeSettings(own, settings);
-  const env: Record<string, string> = { HOME: own, TMPDIR: own };
+  const child = join(host, 'dist', 'isolated-child.js');
+  const wrapped = wrapInSandbox(
+    serverName(plugin.name),
+    process.execPath,
+    [...nodeFlags(plugin.permissions), child, plugin.dir, plugin.cwd, mcpEntry],
+    plugin.permissions,
+    [plugin.dir, host, core, dirname(dirname(mcpEntry))],
+    sandbox,
+  );
+  const env: Record<string, string> = { ...wrapped.env };
   for (const variable of plugin.permissions.env) {
     const value = plugin.env[variable];
     if (value !== undefined) env[variable] = value;
   }
   if (plugin.options !== undefined) env[OPTIONS_VARIABLE] = JSON.stringify(plugin.options);
-  const child = join(host, 'dist', 'isolated-child.js');
-  return {
-    name,
-    command: process.execPath,
-    args: [
-      sandbox.cli,
-      '--settings',
-      file,
-      '--',
-      process.execPath,
-      ...nodeFlags(plugin.permissions),
-      child,
-      plugin.dir,
-      plugin.cwd,
-      mcpEntry,
-    ],
+  const config = {
+    name: serverName(plugin.name),
+    command: wrapped.command,
+    args: wrapped.args,
     env,
     cwd: plugin.cwd,
     annotations: Object.fromEntries(manifest.map((tool) => [tool.definition.name, marks(tool.definition.annotations)])),
   } as McpServerConfig;
+  return { config, folder: wrapped.folder };
 }
 
 /** A JSON Schema input the mount made, carrying the manifest's schema for the model to see. */
@@ -130,9 +125,9 @@ export async function isolatedInstance(plugin: IsolatedPlugin, manifest: readonl
   const mcpEntry = createRequire(join(plugin.cwd, 'package.json')).resolve('@toolshed/mcp', {
     paths: [plugin.cwd, dirname(fileURLToPath(import.meta.url))],
   });
-  let current: { mount: McpMount; settings: string; ready: Promise<void> } | undefined;
+  let current: { mount: McpMount; folder: string; ready: Promise<void> } | undefined;
   const start = () => {
-    const config = childConfig(plugin, manifest, sandbox, mcpEntry);
+    const { config, folder } = childConfig(plugin, manifest, sandbox, mcpEntry);
     const mount = runtime.mountServer(config, {
       cwd: plugin.cwd,
       cacheDir: cacheDir(plugin.cwd),
@@ -141,16 +136,15 @@ export async function isolatedInstance(plugin: IsolatedPlugin, manifest: readonl
       secrets: plugin.permissions.env.flatMap((name) => plugin.env[name] ?? []),
       ...(plugin.log ? { log: plugin.log } : {}),
     });
-    const settings = dirname((config as { args: string[] }).args[2]!);
     const ready = mount.refresh().then((listed) => checkListing(listed, manifest));
-    current = { mount, settings, ready };
+    current = { mount, folder, ready };
     return current;
   };
   const stop = async (which: typeof current) => {
     if (!which) return;
     if (current === which) current = undefined;
     await which.mount.close();
-    rmSync(which.settings, { recursive: true, force: true });
+    rmSync(which.folder, { recursive: true, force: true });
   };
   const first = start();
   try {

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host.js';
 import { Project } from '../project.fixture.js';
@@ -37,7 +39,12 @@ describe('an isolated plugin', () => {
     p.config({ isolate: true });
     const host = await createHost({ cwd: p.dir });
     try {
-      expect(host.plugins[0]).toMatchObject({ name: 'echoer', status: 'loaded', isolated: true });
+      expect(host.plugins[0]).toMatchObject({
+        name: 'echoer',
+        status: 'loaded',
+        isolated: true,
+        permissions: { read: [], write: [], net: [], env: [], spawn: false },
+      });
       const outcome = await host.registry.dispatch({ name: 'echo', input: { text: 'hi' } }, { approve: 'allow-all' });
       expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: true, output: { text: 'hi' } });
       expect(host.plugins[0]!.imported).toBe(true);
@@ -88,3 +95,41 @@ describe('an isolated plugin', () => {
     );
   });
 });
+
+describe('isolation settings', () => {
+  it('are checked with the rest of the config, naming the entry', async () => {
+    const p = project().packageJson({});
+    p.config({ isolate: 'yes', plugins: [{ plugin: 'x', isolate: 1, grant: { net: ['example.com'], env: ['A B'], files: [] } }] });
+    const error = await createHost({ cwd: p.dir }).catch((thrown: unknown) => thrown as Error);
+    expect(String(error)).toContain('"isolate" must be true or false');
+    expect(String(error)).toContain('plugins[0].isolate must be true or false');
+    expect(String(error)).toContain('plugins[0].grant.net[0] must be "host:port"');
+    expect(String(error)).toContain('plugins[0].grant.env[0] must be an environment variable name');
+    expect(String(error)).toContain('plugins[0].grant has unknown key "files"');
+  });
+
+  it('refuse a plugin handed over in code: it cannot leave the host process', async () => {
+    const plugin = { name: 'inline', apiVersion: 1, tools: [] };
+    await expect(createHost({ plugins: [plugin], isolate: true })).rejects.toThrow(/only an installed package .* can/);
+  });
+
+  it('never run a plugin unisolated when the sandbox cannot run: it fails naming what is missing', () => {
+    const p = project().packageJson({ dependencies: { echoer: '1.0.0' } });
+    p.plugin({ name: 'echoer' });
+    p.config({ isolate: true });
+    const host = pathToHostEntry();
+    const script = `const { createHost } = await import(${JSON.stringify(host)});
+const host = await createHost({ cwd: ${JSON.stringify(p.dir)} });
+console.log(host.plugins[0].status, host.plugins[0].name, host.plugins[0].error?.message);`;
+    // No bubblewrap, socat or ripgrep on this PATH.
+    const said = execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: '/nonexistent' }, encoding: 'utf8' });
+    // Found among the dependencies, it is skipped (the others load); named in the config, startup fails.
+    expect(said).toMatch(/^skipped echoer /);
+    expect(said).toMatch(/it is to run isolated, but the sandbox cannot run here: .*bubblewrap/);
+    expect(said).toContain('apt-get install -y bubblewrap socat ripgrep');
+  });
+});
+
+function pathToHostEntry(): string {
+  return path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'index.js');
+}

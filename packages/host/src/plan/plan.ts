@@ -133,6 +133,7 @@ export async function plan(options: HostOptions): Promise<Plan> {
       cwd,
       env,
       runtime: loadMountRuntime(cwd),
+      isolateAll,
       ...mcpLog(options),
       ...(options.progress ? { progress: options.progress } : {}),
     };

@@ -29,6 +29,6 @@ export type Source =
       log?: (line: string) => void;
     }
   /** An MCP server of `mcpServers`, its entry checked (`config`) and mounted: its tools run through the mount. */
-  | { kind: 'mcp'; mount: McpMount; config: McpServerConfig };
+  | { kind: 'mcp'; mount: McpMount; config: McpServerConfig; isolated?: ResolvedPermissions };
 
 export type SourceKind = Source['kind'];
