@@ -96,6 +96,42 @@ describe('an isolated plugin', () => {
   });
 });
 
+const SERVER_SOURCE = `import { readFileSync } from 'node:fs';
+import { defineTool, ToolRegistry } from '@toolshed/core';
+import { serveStdio } from '@toolshed/mcp';
+import * as v from 'valibot';
+const registry = new ToolRegistry({ approve: 'allow-all' });
+registry.register(defineTool({
+  name: 'read',
+  description: 'Reads a file.',
+  input: v.object({ file: v.string() }),
+  run: ({ file }) => { try { return { text: readFileSync(file, 'utf8') }; } catch (error) { return { error: error.code }; } },
+}));
+registry.seal();
+await serveStdio(registry);
+`;
+
+describe('an isolated MCP server', () => {
+  it('reads only what its entry grants', async () => {
+    const p = project().packageJson({});
+    p.write('.env', 'SECRET=1\n');
+    p.write('docs/a.txt', 'inside');
+    p.write('server/server.mjs', SERVER_SOURCE);
+    p.link('@toolshed/mcp', path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules', '@toolshed', 'mcp'));
+    const entry = { command: process.execPath, args: ['server/server.mjs'], isolate: true, grant: { read: ['server', 'docs'] } };
+    p.config({ mcpServers: { files: entry } });
+    const host = await createHost({ cwd: p.dir });
+    try {
+      expect(host.plugins[0]).toMatchObject({ name: 'files', status: 'loaded', isolated: true, permissions: { read: [path.join(p.dir, 'server'), path.join(p.dir, 'docs')] } });
+      const read = (file: string) => host.registry.dispatch({ name: 'read', input: { file } }, { approve: 'allow-all' });
+      expect(await read(path.join(p.dir, 'docs/a.txt'))).toMatchObject({ ok: true, output: { text: 'inside' } });
+      expect(await read(path.join(p.dir, '.env'))).toMatchObject({ ok: true, output: { error: 'ENOENT' } });
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 describe('isolation settings', () => {
   it('are checked with the rest of the config, naming the entry', async () => {
     const p = project().packageJson({});
