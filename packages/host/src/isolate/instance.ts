@@ -57,7 +57,12 @@ function nodeFlags(permissions: ResolvedPermissions): string[] {
 }
 
 /** The mount entry that starts the plugin's child under the sandbox; its tools marked by the host's manifest. */
-function childConfig(plugin: IsolatedPlugin, manifest: readonly ManifestTool[], sandbox: Sandbox, mcpEntry: string): { config: McpServerConfig; folder: string } {
+function childConfig(
+  plugin: IsolatedPlugin,
+  manifest: readonly ManifestTool[],
+  sandbox: Sandbox,
+  mcpEntry: string,
+): { config: McpServerConfig; folder: string } {
   const host = ownPackage();
   // The child imports core from beside the host (a workspace link may point outside any node_modules).
   const core = dirname(createRequire(join(host, 'package.json')).resolve('@toolshed/core/package.json'));

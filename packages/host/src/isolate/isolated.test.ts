@@ -122,7 +122,12 @@ describe('an isolated MCP server', () => {
     p.config({ mcpServers: { files: entry } });
     const host = await createHost({ cwd: p.dir });
     try {
-      expect(host.plugins[0]).toMatchObject({ name: 'files', status: 'loaded', isolated: true, permissions: { read: [path.join(p.dir, 'server'), path.join(p.dir, 'docs')] } });
+      expect(host.plugins[0]).toMatchObject({
+        name: 'files',
+        status: 'loaded',
+        isolated: true,
+        permissions: { read: [path.join(p.dir, 'server'), path.join(p.dir, 'docs')] },
+      });
       const read = (file: string) => host.registry.dispatch({ name: 'read', input: { file } }, { approve: 'allow-all' });
       expect(await read(path.join(p.dir, 'docs/a.txt'))).toMatchObject({ ok: true, output: { text: 'inside' } });
       expect(await read(path.join(p.dir, '.env'))).toMatchObject({ ok: true, output: { error: 'ENOENT' } });

@@ -77,7 +77,8 @@ function linked(modules: string): string[] {
  */
 function codeFolders(folders: readonly string[]): string[] {
   const found = new Set<string>();
-  const queue = folders.map((folder) => realpathSync(folder));
+  // A linked package is read by its link's path (its node_modules above) and where it points.
+  const queue = [...new Set(folders.flatMap((folder) => [folder, realpathSync(folder)]))];
   // A folder inside one already found needs no entry of its own (pnpm's store sits in the root node_modules).
   const covered = (folder: string) => {
     for (let dir = folder; ; dir = dirname(dir)) {

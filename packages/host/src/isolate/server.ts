@@ -21,7 +21,10 @@ export async function isolateServer(
   const { isolate, grant, ...resolved } = entry;
   const stdio = typeof resolved.command === 'string';
   if (isolate === true && !stdio) {
-    throw new PluginError({ phase: 'validate', field: 'isolate' }, `${where}: only a stdio server ("command") can run isolated; an HTTP server runs elsewhere.`);
+    throw new PluginError(
+      { phase: 'validate', field: 'isolate' },
+      `${where}: only a stdio server ("command") can run isolated; an HTTP server runs elsewhere.`,
+    );
   }
   if (!stdio || (isolate ?? ctx.isolateAll) !== true) return { resolved };
   const given = (isRecord(grant) ? grant : {}) as Grant;
