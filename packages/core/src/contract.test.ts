@@ -59,6 +59,7 @@ describe('manifest checks', () => {
       apiVersion: 1,
       tools: ['echo'],
       manifest: './dist/toolshed.json',
+      permissions: NO_PERMISSIONS,
     });
     const error = thrown(() => checkManifestField({ apiVersion: 2, tools: ['echo'] }));
     expect(isPluginError(error) && [error.phase, error.field]).toEqual(['validate', 'toolshed.apiVersion']);
