@@ -16,4 +16,5 @@ const shared = {
 export default defineConfig([
   { ...shared, input: { index: 'src/index.ts' } },
   { ...shared, input: { 'manifest-bin': 'src/manifest-bin.ts' } },
+  { ...shared, input: { 'isolated-child': 'src/isolate/child.ts' } },
 ]);

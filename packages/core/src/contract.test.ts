@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { checkCodeAgainstManifest, checkManifestField, checkManifestFile, isPluginError, manifestOf } from './contract.js';
+import { checkCodeAgainstManifest, checkManifestField, checkManifestFile, isPluginError, manifestOf, NO_PERMISSIONS } from './contract.js';
 import { describeTool } from './definition.js';
 import { defineTool } from './tool.js';
 
@@ -59,6 +59,7 @@ describe('manifest checks', () => {
       apiVersion: 1,
       tools: ['echo'],
       manifest: './dist/toolshed.json',
+      permissions: NO_PERMISSIONS,
     });
     const error = thrown(() => checkManifestField({ apiVersion: 2, tools: ['echo'] }));
     expect(isPluginError(error) && [error.phase, error.field]).toEqual(['validate', 'toolshed.apiVersion']);
@@ -67,7 +68,7 @@ describe('manifest checks', () => {
   });
 
   it('checks a manifest file by core definition and timeout rules, naming the entry', () => {
-    const field = { apiVersion: 1, tools: ['echo'] };
+    const field = { apiVersion: 1, tools: ['echo'], permissions: NO_PERMISSIONS };
     const built = { tools: [echo], definitions: [describeTool(echo)] };
     const file = manifestOf(1, built);
     expect(checkManifestFile(JSON.parse(JSON.stringify(file)), field, 'dist/toolshed.json')).toEqual(file);

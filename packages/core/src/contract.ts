@@ -14,6 +14,8 @@ export { checkDefinition, checkTimeout, sameDefinition } from './tool-definition
 export type { ToolDefinition } from './tool-definition.js';
 export { checkCodeAgainstManifest, checkManifestField, checkManifestFile, manifestOf } from './manifest.js';
 export type { BuiltTools, ManifestField, ManifestFile, ManifestTool } from './manifest.js';
+export { checkPermissions, NO_PERMISSIONS, resolvePermissions, splitHostPort } from './permissions.js';
+export type { NetPermission, PermissionValue, Permissions, ResolvedPermissions } from './permissions.js';
 export { formatPath, optionIssues, optionPath } from './issues.js';
 export type { OptionIssue } from './issues.js';
 export { isEnvReference, resolveEnvReferences } from './env-references.js';

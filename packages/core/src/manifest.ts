@@ -2,6 +2,7 @@ import { apiVersionProblem } from './api-version.js';
 import { isContractError } from './contract-error.js';
 import { isToolName } from './name.js';
 import { PluginError } from './plugin-error.js';
+import { checkPermissions, type Permissions } from './permissions.js';
 import { isRecord } from './record.js';
 import { checkDefinition, checkTimeout, sameDefinition, type ToolDefinition } from './tool-definition.js';
 
@@ -11,6 +12,8 @@ export interface ManifestField {
   tools: string[];
   /** Path (relative to the package) of the generated file with the tools' definitions. */
   manifest?: string;
+  /** What the plugin needs (files, network, environment, processes); none when left out. */
+  permissions: Permissions;
 }
 
 /** One tool in the generated manifest file. */
@@ -39,10 +42,12 @@ export function checkManifestField(field: unknown): ManifestField {
   if (field.manifest !== undefined && typeof field.manifest !== 'string') {
     throw fail('toolshed.manifest', 'its package.json "toolshed.manifest" must be the path of the generated manifest file.');
   }
+  const permissions = checkPermissions(field.permissions);
   return {
     apiVersion: field.apiVersion as number,
     tools: field.tools as string[],
     ...(field.manifest ? { manifest: field.manifest } : {}),
+    permissions,
   };
 }
 

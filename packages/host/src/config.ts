@@ -65,8 +65,8 @@ function checkConfig(config: unknown, label: string, file: string): PlanEntry[] 
     problems.push('the config must be a JSON object like {"plugins": ["@toolshed/tool-echo"]}');
   } else {
     for (const key of Object.keys(config)) {
-      if (!['plugins', 'mcpServers', 'servers', 'inputs', 'rename', 'discover', 'exposure', '$schema'].includes(key)) {
-        problems.push(`unknown key "${key}"; use plugins, mcpServers, rename, discover, exposure`);
+      if (!['plugins', 'mcpServers', 'servers', 'inputs', 'rename', 'discover', 'exposure', 'isolate', '$schema'].includes(key)) {
+        problems.push(`unknown key "${key}"; use plugins, mcpServers, rename, discover, exposure, isolate`);
       }
     }
     if (config.plugins !== undefined) {
@@ -85,6 +85,7 @@ function checkConfig(config: unknown, label: string, file: string): PlanEntry[] 
       problems.push('"inputs" (VS Code\'s prompted inputs) must be an array');
     if (config.rename !== undefined) problems.push(...renameProblems(config.rename, 'rename'));
     if (config.discover !== undefined && typeof config.discover !== 'boolean') problems.push('"discover" must be true or false');
+    if (config.isolate !== undefined && typeof config.isolate !== 'boolean') problems.push('"isolate" must be true or false');
     if (config.exposure !== undefined) problems.push(...exposureProblems(config.exposure));
     for (const path of prototypeKeyPaths(config, namesTools)) problems.push(prototypeKeyAt(entries, path));
   }

@@ -307,10 +307,10 @@ describe('config files that cannot be used', () => {
     await expect(createHost({ cwd: project.dir })).rejects.toThrow(
       [
         'toolshed.config.json is not a valid Toolshed config:',
-        '  - unknown key "other"; use plugins, mcpServers, rename, discover, exposure',
-        '  - plugins[1] must be a package name, a relative path, ["name", {options}] or {"plugin": "name", "options": {...}, "rename": {...}}',
+        '  - unknown key "other"; use plugins, mcpServers, rename, discover, exposure, isolate',
+        '  - plugins[1] must be a package name, a relative path, ["name", {options}] or {"plugin": "name", "options": {...}, "rename": {...}, "isolate": true, "grant": {...}}',
         '  - plugins[2][1] (the options of a) must be an object',
-        '  - plugins[3] has unknown key "extra"; use plugin, options, rename',
+        '  - plugins[3] has unknown key "extra"; use plugin, options, rename, isolate, grant',
         '  - rename["a"] must be the new tool name (a string)',
         '  - "discover" must be true or false',
       ].join('\n'),
@@ -325,8 +325,8 @@ describe('config files that cannot be used', () => {
         'the createHost options are not valid:',
         '  - plugins[1][1] (the options of a) must be an object',
         '  - plugins[2].rename["a"] must be the new tool name (a string)',
-        '  - plugins[2] has unknown key "extra"; use plugin, options, rename',
-        '  - plugins[3] must be a package name, a relative path, ["name", {options}] or {"plugin": "name", "options": {...}, "rename": {...}}',
+        '  - plugins[2] has unknown key "extra"; use plugin, options, rename, isolate, grant',
+        '  - plugins[3] must be a package name, a relative path, ["name", {options}] or {"plugin": "name", "options": {...}, "rename": {...}, "isolate": true, "grant": {...}}',
       ].join('\n'),
     );
   });

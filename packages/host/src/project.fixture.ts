@@ -118,6 +118,18 @@ export class Project {
     return dir;
   }
 
+  /** Link an installed package into the project's node_modules. */
+  link(name: string, target: string): void {
+    const at = path.join(this.dir, 'node_modules', name);
+    mkdirSync(path.dirname(at), { recursive: true });
+    symlinkSync(realpathSync(target), at, 'dir');
+  }
+
+  /** Generate a plugin's manifest by its code, as its build would (for a plugin written with `code`). */
+  buildManifest(at: string): void {
+    execFileSync(process.execPath, [MANIFEST_BIN, '--dir', path.join(this.dir, at)], { stdio: 'pipe' });
+  }
+
   imported(at: string): boolean {
     return existsSync(path.join(this.dir, at, 'imported.marker'));
   }

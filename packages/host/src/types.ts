@@ -13,7 +13,13 @@ import type {
   ToolDefinition,
   ToolRegistry,
 } from '@toolshed/core';
+import type { ResolvedPermissions } from '@toolshed/core/contract';
+
+export type { ResolvedPermissions };
 import type { InferInput } from 'valibot';
+import type { Grant } from './isolate/grant.js';
+
+export type { Grant };
 
 /**
  * Where a plugin came from: handed over in code, named in the config file, found among the
@@ -65,6 +71,13 @@ export interface PluginReport {
   imported: boolean;
   /** Advice about a plugin that works (no manifest, core peer range); a skipped or failed plugin's cause is `error`. */
   warnings: string[];
+  /**
+   * What it declares it needs (package.json `"toolshed.permissions"`), values from its options
+   * filled in when they could be; none for a plugin without a manifest or handed over in code.
+   */
+  permissions?: ResolvedPermissions;
+  /** Whether it runs isolated: in its own process under the OS sandbox, with only `permissions`. */
+  isolated: boolean;
   /** Set when its peer range for @toolshed/core does not admit the running core (also one of `warnings`). */
   coreMismatch?: CoreMismatch;
   error?: PluginFailure;
@@ -103,7 +116,7 @@ export type PluginOptionsInput = Record<string, unknown>;
 export type PluginEntry<TSpec = string> =
   | TSpec
   | readonly [TSpec, PluginOptionsInput?]
-  | { plugin: TSpec; options?: PluginOptionsInput; rename?: Record<string, string> };
+  | { plugin: TSpec; options?: PluginOptionsInput; rename?: Record<string, string>; isolate?: boolean; grant?: Grant };
 
 /**
  * The options a plugin object takes in code, typed from its own `options` schema (what the
@@ -173,6 +186,11 @@ export interface HostConfig {
   servers?: Record<string, McpNamedServerEntry>;
   /** VS Code's prompted inputs: accepted so its file can be pasted, never read (`${input:...}` is refused where used). */
   inputs?: unknown[];
+  /**
+   * Run every installed plugin isolated (its own process under the OS sandbox, with only the
+   * permissions it declares and its entry's `grant` allows); an entry's own `isolate` wins.
+   */
+  isolate?: boolean;
 }
 
 export interface HostOptions {
@@ -198,6 +216,8 @@ export interface HostOptions {
   config?: string | HostConfig | false;
   /** Load plugins found among package.json dependencies/devDependencies. */
   discover?: boolean;
+  /** Run every installed plugin isolated (see HostConfig.isolate); wins over the config's. */
+  isolate?: boolean;
   /** Renames applied on top of the config's. */
   rename?: Record<string, string>;
   /** Where `{"env": "NAME"}` references are looked up. Default: process.env. */

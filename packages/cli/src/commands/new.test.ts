@@ -54,7 +54,12 @@ describe('toolshed new plugin, outside a workspace', () => {
       name: '@acme/tool-word-count',
       type: 'module',
       exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } },
-      toolshed: { apiVersion: 1, tools: ['word_count'], manifest: './dist/toolshed.json' },
+      toolshed: {
+        apiVersion: 1,
+        tools: ['word_count'],
+        manifest: './dist/toolshed.json',
+        permissions: { read: [], write: [], net: [], env: [], spawn: false },
+      },
       peerDependencies: { '@toolshed/core': '^1' },
       scripts: { build: 'tsc -p tsconfig.build.json && toolshed-manifest', test: 'vitest run' },
     });

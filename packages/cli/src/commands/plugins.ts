@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { pluginLabel, type McpServerReport } from '@toolshed/host';
 import { pluginReport } from '../host.js';
 import { style } from '../style.js';
+import { describePermissions, fullRightsWarning } from './permissions-line.js';
 
 const SOURCES = { code: 'code', config: 'toolshed.config.json', dependency: 'package.json', mcp: 'mcpServers' } as const;
 
@@ -50,6 +51,10 @@ export function registerPlugins(program: Command): void {
         );
         if (plugin.server) process.stdout.write(`  server: ${describeServer(plugin.server)}\n`);
         if (plugin.tools.length > 0) process.stdout.write(`  tools: ${plugin.tools.join(', ')}\n`);
+        const permissions = describePermissions(plugin);
+        if (permissions) process.stdout.write(`  ${permissions}\n`);
+        const fullRights = fullRightsWarning(plugin);
+        if (fullRights) process.stdout.write(`  warning: ${fullRights}\n`);
         if (plugin.error) process.stdout.write(`  error (${plugin.error.phase}): ${plugin.error.message}\n`);
         for (const warning of plugin.warnings) process.stdout.write(`  warning: ${warning}\n`);
       }

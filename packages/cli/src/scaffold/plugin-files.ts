@@ -43,7 +43,13 @@ function packageJson({ packageName, toolName, workspace }: PluginSpec): string {
     },
     files: ['dist', '!dist/**/*.test.*'],
     // Read by hosts without running the plugin; the build writes the manifest file.
-    toolshed: { apiVersion: 1, tools: [toolName], manifest: './dist/toolshed.json' },
+    // Permissions: what the plugin needs when it runs isolated; none until its code needs some.
+    toolshed: {
+      apiVersion: 1,
+      tools: [toolName],
+      manifest: './dist/toolshed.json',
+      permissions: { read: [], write: [], net: [], env: [], spawn: false },
+    },
     scripts: {
       build: 'tsc -p tsconfig.build.json && toolshed-manifest',
       typecheck: 'tsc -p tsconfig.json --noEmit',

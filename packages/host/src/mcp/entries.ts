@@ -1,6 +1,7 @@
 import { isRecord, SERVER_NAME_PATTERN as SERVER_NAME } from '@toolshed/core/contract';
 import type { LoadedConfig } from '../loaded-config.js';
 import { ConfigError } from '../errors.js';
+import { grantProblems } from '../isolate/grant.js';
 import { prototypeKeyPaths, prototypeKeyProblem } from '../prototype-keys.js';
 import type { HostOptions } from '../types.js';
 
@@ -37,6 +38,8 @@ function listServers(value: unknown, key: string): { servers: Listed[]; problems
       );
       return;
     }
+    if (entry.isolate !== undefined && typeof entry.isolate !== 'boolean') problems.push(`${at}.isolate must be true or false`);
+    if (entry.grant !== undefined) problems.push(...grantProblems(entry.grant, `${at}.grant`));
     const earlier = seen.get(name);
     if (earlier !== undefined) problems.push(`${at}.name "${name}" is also the name of ${earlier}; give each server its own name`);
     else seen.set(name, at);

@@ -1,5 +1,6 @@
 import { isRecord } from '@toolshed/core/contract';
 import { ConfigError } from '../errors.js';
+import { type Grant, grantProblems } from '../isolate/grant.js';
 import type { PluginOptionsInput, PluginSource } from '../types.js';
 
 /** How the user named a plugin, read once from its config or code entry. */
@@ -14,6 +15,12 @@ export interface PlanEntry {
   explicit: boolean;
   options?: PluginOptionsInput;
   rename: Record<string, string>;
+  /** Its entry's `isolate`: run it in a sandboxed process (true), or in the host's (false) whatever the project's setting. */
+  isolate?: boolean;
+  /** Its entry's `grant`: what it may have when isolated. */
+  grant?: Grant;
+  /** Where the entry is written (`plugins[1]`), for messages that say what to edit. */
+  at: string;
 }
 
 /** What is wrong with a `rename` map, written at `at`; none when it maps names to names. */
@@ -34,7 +41,7 @@ function labelOf(spec: unknown): string {
  * stands for itself): the entry, or every problem with it in the words of where it is written.
  */
 export function decodeEntry(entry: unknown, at: string, named: PluginSource): PlanEntry | string[] {
-  let [spec, options, rename]: unknown[] = [entry];
+  let [spec, options, rename, isolate, grant]: unknown[] = [entry];
   const problems: string[] = [];
   const notObject = (value: unknown) => value !== undefined && !isRecord(value);
   if (Array.isArray(entry)) {
@@ -44,17 +51,22 @@ export function decodeEntry(entry: unknown, at: string, named: PluginSource): Pl
     }
     if (notObject(options)) problems.push(`${at}[1] (the options of ${labelOf(spec)}) must be an object`);
   } else if (isRecord(entry) && (named !== 'code' || ('plugin' in entry && !('apiVersion' in entry)))) {
-    ({ plugin: spec, options, rename } = entry);
+    ({ plugin: spec, options, rename, isolate, grant } = entry);
     if (named !== 'code' && typeof spec !== 'string') problems.push(`${at}.plugin must be a package name or a relative path`);
     if (notObject(options)) problems.push(`${at}.options must be an object`);
     if (rename !== undefined) problems.push(...renameProblems(rename, `${at}.rename`));
+    if (isolate !== undefined && typeof isolate !== 'boolean') problems.push(`${at}.isolate must be true or false`);
+    if (grant !== undefined) problems.push(...grantProblems(grant, `${at}.grant`));
     for (const key of Object.keys(entry)) {
-      if (!['plugin', 'options', 'rename'].includes(key)) problems.push(`${at} has unknown key "${key}"; use plugin, options, rename`);
+      if (!['plugin', 'options', 'rename', 'isolate', 'grant'].includes(key))
+        problems.push(`${at} has unknown key "${key}"; use plugin, options, rename, isolate, grant`);
     }
   } else if (typeof entry === 'string') {
     if (entry.trim() === '') return [`${at} is empty; write a package name or a relative path`];
   } else if (named !== 'code' || typeof entry !== 'object' || entry === null) {
-    return [`${at} must be a package name, a relative path, ["name", {options}] or {"plugin": "name", "options": {...}, "rename": {...}}`];
+    return [
+      `${at} must be a package name, a relative path, ["name", {options}] or {"plugin": "name", "options": {...}, "rename": {...}, "isolate": true, "grant": {...}}`,
+    ];
   }
   if (problems.length > 0) return problems;
   const given = options === undefined ? {} : { options: options as PluginOptionsInput };
@@ -65,6 +77,9 @@ export function decodeEntry(entry: unknown, at: string, named: PluginSource): Pl
     explicit: named !== 'dependency',
     ...given,
     rename: (rename ?? {}) as Record<string, string>,
+    ...(isolate !== undefined ? { isolate: isolate as boolean } : {}),
+    ...(grant !== undefined ? { grant: grant as Grant } : {}),
+    at,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { PluginInstance } from '@toolshed/core';
 import { importAndInstantiate, instantiate } from '../load.js';
 import type { ManifestTool } from '../manifest.js';
+import { isolatedInstance } from '../isolate/instance.js';
 import { mountInstance } from '../mcp/instance.js';
 import { packageEntry } from '../package.js';
 import type { Source } from './source.js';
@@ -26,6 +27,12 @@ export async function loadSource(
       return importAndInstantiate(await packageEntry(source.dir, source.pkg), options, cwd, imported);
     case 'mcp':
       return mountInstance(source.mount, manifest);
+    case 'isolated': {
+      const name = typeof source.pkg.name === 'string' ? source.pkg.name : source.dir;
+      const plugin = { name, dir: source.dir, cwd, options, permissions: source.permissions, env: source.env };
+      imported();
+      return isolatedInstance(source.log ? { ...plugin, log: source.log } : plugin, manifest);
+    }
     default:
       return unknownSource(source);
   }

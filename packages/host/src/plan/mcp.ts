@@ -4,6 +4,7 @@ import type { McpMount } from '@toolshed/mcp/mount';
 import type { ServerEntry } from '../mcp/entries.js';
 import { cacheDir, INSTALL_MCP, type MountRuntime } from '../mcp/runtime.js';
 import { resolveSecrets } from '../mcp/secrets.js';
+import { isolateServer } from '../isolate/server.js';
 import { failedState, type About, type PluginRecord } from './record.js';
 import type { Source } from './source.js';
 import type { PlannedTool, PluginState } from './state.js';
@@ -19,6 +20,8 @@ export interface ServerContext {
   log?: (line: string) => void;
   /** Said while a server's start takes a while (see HostOptions.progress). */
   progress?: (line: string) => void;
+  /** The project's `isolate`: every stdio server without an `isolate` of its own runs isolated. */
+  isolateAll?: boolean;
 }
 
 /** A config the runtime refused: its message names where and the field; the field is kept for callers. */
@@ -36,7 +39,8 @@ function configFailure(error: unknown, redact: Redact): PluginError {
 export async function locateServer(server: ServerEntry, ctx: ServerContext): Promise<ServerSource> {
   const runtime = await ctx.runtime;
   if (!runtime) throw new PluginError({ phase: 'resolve' }, `${INSTALL_MCP}.`);
-  const { resolved, fromEnv, secrets } = resolveSecrets(server, ctx);
+  const { resolved: given, fromEnv, secrets } = resolveSecrets(server, ctx);
+  const { resolved, isolated } = await isolateServer(given, fromEnv, server.where, ctx);
   let config: ServerSource['config'];
   try {
     config = runtime.checkServerConfig(resolved, server.where);
@@ -52,7 +56,7 @@ export async function locateServer(server: ServerEntry, ctx: ServerContext): Pro
     ...(ctx.log ? { log: ctx.log } : {}),
     ...(ctx.progress ? { progress: ctx.progress } : {}),
   });
-  return { kind: 'mcp', mount, config };
+  return { kind: 'mcp', mount, config, ...(isolated ? { isolated } : {}) };
 }
 
 /**
@@ -79,6 +83,10 @@ function watchChanges(about: About, mount: McpMount, listed: string[]): void {
 export async function prepareServer(source: ServerSource, about: About, refresh: boolean): Promise<PluginState> {
   const { mount } = source;
   about.server = { ...about.server!, mount };
+  if (source.isolated) {
+    about.isolated = true;
+    about.permissions = source.isolated;
+  }
   const cached = refresh ? undefined : mount.cached();
   let definitions: ToolDefinition[];
   try {

@@ -29,10 +29,21 @@ export interface Plan {
 }
 
 /** Plan one plugin: find it, then prepare it; a failure becomes its state, never a throw. */
-async function planRecord(entry: PlanEntry, locate: () => Source | Promise<Source>, context: PrepareContext): Promise<PluginRecord> {
+async function planRecord(
+  entry: PlanEntry,
+  locate: () => Source | Promise<Source>,
+  context: PrepareContext,
+  isolateAll = false,
+): Promise<PluginRecord> {
   const about = newAbout(entry);
   try {
-    const { state, options } = await prepare(await locate(), entry.options, about, context);
+    const isolate = entry.named !== 'mcp' && (entry.isolate ?? isolateAll);
+    const where =
+      entry.named === 'dependency'
+        ? `${context.configName} "plugins" (an entry of its own: {"plugin": ${JSON.stringify(entry.label)}, "grant": {...}})`
+        : `"${entry.at}.grant" of ${context.configName}`;
+    const isolation = isolate ? { isolation: { grant: entry.grant ?? {}, where } } : {};
+    const { state, options } = await prepare(await locate(), entry.options, about, { ...context, ...isolation });
     return { entry, about, state, ...(options ? { options } : {}) };
   } catch (error) {
     return { entry, about, state: failedState(about, error, undefined, 'startup') };
@@ -77,17 +88,25 @@ export async function plan(options: HostOptions): Promise<Plan> {
   const loaded = loadConfig(cwd, options.config ?? (inCode ? false : undefined));
   const config = loaded?.config ?? {};
   const discover = options.discover ?? (inCode ? false : (config.discover ?? true));
+  const isolateAll = options.isolate ?? config.isolate ?? false;
+  const { log } = mcpLog(options);
+  const logged = log ? { log } : {};
   const records: PluginRecord[] = [];
   const warnings: string[] = [];
 
   for (const entry of codeEntries(options.plugins)) {
     const { spec } = entry;
     const locate = (): Source => (typeof spec === 'string' ? resolveSpec(spec, cwd, cwd) : { kind: 'object', plugin: spec });
-    records.push(await planRecord(entry, locate, { cwd, env, configName: 'the createHost options' }));
+    records.push(await planRecord(entry, locate, { cwd, env, configName: 'the createHost options', ...logged }, isolateAll));
   }
   for (const entry of loaded?.entries ?? []) {
     records.push(
-      await planRecord(entry, () => resolveSpec(entry.spec as string, loaded!.baseDir, cwd), { cwd, env, configName: loaded!.label }),
+      await planRecord(
+        entry,
+        () => resolveSpec(entry.spec as string, loaded!.baseDir, cwd),
+        { cwd, env, configName: loaded!.label, ...logged },
+        isolateAll,
+      ),
     );
   }
 
@@ -114,12 +133,13 @@ export async function plan(options: HostOptions): Promise<Plan> {
       cwd,
       env,
       runtime: loadMountRuntime(cwd),
+      isolateAll,
       ...mcpLog(options),
       ...(options.progress ? { progress: options.progress } : {}),
     };
     // Servers start at once, not one after another: a cold start is one server's wait, not the sum.
     const planned = servers.map((server) => {
-      const entry: PlanEntry = { named: 'mcp', spec: server.entry, label: server.entry.name, explicit: true, rename: {} };
+      const entry: PlanEntry = { named: 'mcp', spec: server.entry, label: server.entry.name, explicit: true, rename: {}, at: server.where };
       const prepareContext = { cwd, env, configName: server.configName, refreshServers: options.refreshServers === true };
       return planRecord(entry, () => locateServer(server, context), prepareContext);
     });
@@ -129,7 +149,7 @@ export async function plan(options: HostOptions): Promise<Plan> {
   if (discover) {
     const named = new Set(records.filter((record) => record.entry.named !== 'mcp').map((record) => record.entry.label));
     const missing: DeclaredDependency[] = [];
-    const context = { cwd, env, configName: loaded?.label ?? 'toolshed.config.json' };
+    const context = { cwd, env, configName: loaded?.label ?? 'toolshed.config.json', ...logged };
     for (const dependency of declaredDependencies(cwd)) {
       const { name } = dependency;
       if (seen.has(name) || named.has(name) || !isPackageName(name)) continue;
@@ -148,7 +168,7 @@ export async function plan(options: HostOptions): Promise<Plan> {
       // Only packages that say they are plugins are taken from the dependencies.
       if (found.pkg.toolshed === undefined) continue;
       const source: Source = { kind: 'package', dir: found.dir, pkg: found.pkg };
-      records.push(await planRecord(entry, () => source, context));
+      records.push(await planRecord(entry, () => source, context, isolateAll));
     }
     for (const [name, error] of declaredButMissing(cwd, missing)) {
       const entry = dependencyEntry(name);

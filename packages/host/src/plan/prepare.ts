@@ -1,4 +1,12 @@
-import { optionPath, PluginError, resolveEnvReferences } from '@toolshed/core/contract';
+import {
+  optionPath,
+  type Permissions,
+  PluginError,
+  resolvePermissions,
+  type ResolvedPermissions,
+  resolveEnvReferences,
+} from '@toolshed/core/contract';
+import { isolatedSource, type Isolation } from '../isolate/plan.js';
 import { coreMismatch, describeCoreMismatch } from '../compat.js';
 import { readManifestField, readManifestFile } from '../manifest.js';
 import { prototypeKeyPaths, prototypeKeyProblem } from '../prototype-keys.js';
@@ -16,6 +24,10 @@ export interface PrepareContext {
   configName: string;
   /** Start every MCP server to list its tools, even one with cached tools (`toolshed plugins --refresh`). */
   refreshServers?: boolean;
+  /** Set when the plugin is to run isolated: what its entry grants, and where that is written. */
+  isolation?: Isolation;
+  /** Where an isolated plugin's stderr lines go. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -48,6 +60,12 @@ export async function prepare(
     return { state, ...(options ? { options } : {}) };
   };
 
+  if (context.isolation && source.kind !== 'package') {
+    throw new PluginError(
+      { phase: 'resolve' },
+      `it is to run isolated, but only an installed package (or a package folder) can: a ${source.kind === 'object' ? 'plugin object handed over in code' : 'module file'} runs in the host's process. Set "isolate": false in its entry, or make it a package.`,
+    );
+  }
   switch (source.kind) {
     case 'object':
       return runNow(resolveOptions());
@@ -66,12 +84,17 @@ export async function prepare(
         about.warnings.push(describeCoreMismatch(mismatch));
       }
       const options = resolveOptions();
+      if (context.isolation) {
+        const isolated = await isolatedSource(source, options, about, context.isolation, context);
+        return { state: { status: 'planned', ...isolated }, ...(options ? { options } : {}) };
+      }
       if (pkg.toolshed === undefined) {
         about.warnings.push('its package.json has no "toolshed" manifest, so its code is imported at startup.');
         return runNow(options);
       }
       const field = readManifestField(pkg.toolshed);
       about.offered = [...field.tools];
+      about.permissions = declaredPermissions(field.permissions, options);
       if (!field.manifest) {
         about.warnings.push('its package.json "toolshed" field names no generated manifest, so its code is imported at startup.');
         return runNow(options);
@@ -86,5 +109,16 @@ export async function prepare(
     }
     case 'mcp':
       return { state: await prepareServer(source, about, context.refreshServers === true) };
+    case 'isolated':
+      throw new Error('an isolated source is made here, from a package, never found');
+  }
+}
+
+/** A plugin's declared permissions for the report; one whose options do not fit them shows none (it is not isolated, nothing is enforced). */
+function declaredPermissions(permissions: Permissions, options: Record<string, unknown> | undefined): ResolvedPermissions | undefined {
+  try {
+    return resolvePermissions(permissions, options);
+  } catch {
+    return undefined;
   }
 }

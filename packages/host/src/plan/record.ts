@@ -1,4 +1,4 @@
-import { describeThrown, isPluginError, PluginError } from '@toolshed/core/contract';
+import { describeThrown, isPluginError, PluginError, type ResolvedPermissions } from '@toolshed/core/contract';
 import type { McpMount } from '@toolshed/mcp/mount';
 import type { CoreMismatch, McpServerReport, PluginReport } from '../types.js';
 import type { PlanEntry } from './entry.js';
@@ -17,6 +17,10 @@ export interface About {
   offered: string[];
   warnings: string[];
   coreMismatch?: CoreMismatch;
+  /** Its declared permissions, once read. */
+  permissions?: ResolvedPermissions;
+  /** Whether it is to run isolated. */
+  isolated: boolean;
   /** An MCP server: how it is reached, whether its tools came from the cache, and its mount once made (for its live state). */
   server?: Omit<McpServerReport, 'state'> & { mount?: McpMount };
 }
@@ -31,7 +35,7 @@ export interface PluginRecord {
 }
 
 export function newAbout(entry: PlanEntry): About {
-  const about: About = { name: entry.label, imported: false, offered: [], warnings: [] };
+  const about: About = { name: entry.label, imported: false, offered: [], warnings: [], isolated: false };
   if (entry.named === 'mcp') about.server = { transport: 'url' in (entry.spec as object) ? 'http' : 'stdio', cached: false };
   return about;
 }
@@ -73,7 +77,9 @@ export function reportOf(record: PluginRecord): PluginReport {
       state.status !== 'failed' ? 'loaded' : (entry.explicit && state.when !== 'connect') || state.when === 'load' ? 'failed' : 'skipped',
     imported: about.imported,
     warnings: [...about.warnings],
+    isolated: about.isolated,
   };
+  if (about.permissions) report.permissions = structuredClone(about.permissions);
   if (about.version !== undefined) report.version = about.version;
   if (about.path !== undefined) report.path = about.path;
   if (about.coreMismatch) report.coreMismatch = { ...about.coreMismatch };

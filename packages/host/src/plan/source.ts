@@ -1,4 +1,5 @@
 import type { McpServerConfig } from '@toolshed/core';
+import type { ResolvedPermissions } from '@toolshed/core/contract';
 import type { McpMount } from '@toolshed/mcp/mount';
 import type { PackageJson } from '../package.js';
 
@@ -14,7 +15,20 @@ export type Source =
   | { kind: 'module'; file: string }
   /** An installed package (or a package folder named by path), found by its package.json. */
   | { kind: 'package'; dir: string; pkg: PackageJson }
+  /**
+   * An installed package that runs isolated: in its own process under the OS sandbox, granted
+   * `permissions` (resolved and checked against the user's grant), reached through the MCP mount.
+   * `env`: the declared variables' values, the only ones of the host's it gets.
+   */
+  | {
+      kind: 'isolated';
+      dir: string;
+      pkg: PackageJson;
+      permissions: ResolvedPermissions;
+      env: Record<string, string | undefined>;
+      log?: (line: string) => void;
+    }
   /** An MCP server of `mcpServers`, its entry checked (`config`) and mounted: its tools run through the mount. */
-  | { kind: 'mcp'; mount: McpMount; config: McpServerConfig };
+  | { kind: 'mcp'; mount: McpMount; config: McpServerConfig; isolated?: ResolvedPermissions };
 
 export type SourceKind = Source['kind'];

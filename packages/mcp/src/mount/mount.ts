@@ -265,6 +265,9 @@ class ServerMount implements McpMount {
         new ToolError('execution_failed', `${this.#server} is closed (the host is shutting down); its tools cannot run.`),
       );
     }
+    // A connection stopped for a fault (garbage on stdout) is closing but may not have said so yet.
+    const fault = this.#connection?.fault();
+    if (fault !== undefined) this.#drop(this.#connection!, fault);
     if (this.#connection) return Promise.resolve(this.#connection);
     if (this.#connecting) return this.#connecting;
     const state = this.#state;

@@ -1,0 +1,103 @@
+// An isolated plugin's call (the echo plugin in its own process under the OS sandbox, reached
+// through @toolshed/mcp's mount) against the same plugin in an unsandboxed child over the same
+// bridge (the same child entry, mount and registry, without the sandbox): sequential calls, and
+// the first call of a fresh host (process and sandbox start included). Ratios and targets:
+// scripts/bench-report.mjs and bench/targets.json.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ToolRegistry } from '@toolshed/core';
+import { mountServer } from '@toolshed/mcp/mount';
+import { bench, describe } from 'vitest';
+import { createHost } from '../dist/index.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const echoDir = realpathSync(path.join(here, '../../../plugins/echo'));
+const coreDir = path.dirname(realpathSync(require.resolve('@toolshed/core/package.json')));
+const mcpEntry = realpathSync(require.resolve('@toolshed/mcp'));
+const child = path.join(here, '../dist/isolated-child.js');
+
+const project = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'toolshed-isolation-bench-')));
+const link = (name: string, target: string) => {
+  const at = path.join(project, 'node_modules', name);
+  mkdirSync(path.dirname(at), { recursive: true });
+  symlinkSync(target, at, 'dir');
+};
+link('@toolshed/tool-echo', echoDir);
+link('@toolshed/core', coreDir);
+writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'bench', private: true }));
+const config = { plugins: [{ plugin: '@toolshed/tool-echo', isolate: true }] };
+const input = { text: 'hello' };
+
+/** The same plugin in a child over the same bridge, without the sandbox. */
+async function unsandboxed() {
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-isolation-bench-cache-'));
+  const mount = mountServer(
+    { name: 'echo-child', command: process.execPath, args: [child, echoDir, project, mcpEntry] },
+    { cwd: project, cacheDir },
+  );
+  const registry = new ToolRegistry({ approve: 'allow-all' });
+  for (const definition of await mount.refresh()) registry.registerDeferred({ definition, load: async () => mount.tool(definition.name) });
+  registry.seal();
+  return { registry, close: async () => (await mount.close(), rmSync(cacheDir, { recursive: true, force: true })) };
+}
+
+const floor = await unsandboxed();
+const isolated = await createHost({ cwd: project, config });
+for (const registry of [floor.registry, isolated.registry]) {
+  const outcome = await registry.dispatch({ name: 'echo', input });
+  if (!outcome.ok) throw new Error(`echo failed: ${outcome.error.message}`);
+}
+
+const calls = { iterations: 300, time: 0, warmupIterations: 30, warmupTime: 0 };
+describe('echo call: isolated plugin vs the same plugin in an unsandboxed child', () => {
+  bench(
+    'floor: unsandboxed child over the same bridge',
+    async () => {
+      const outcome = await floor.registry.dispatch({ name: 'echo', input });
+      if (!outcome.ok) throw new Error(outcome.error.message);
+    },
+    calls,
+  );
+  bench(
+    'isolated',
+    async () => {
+      const outcome = await isolated.registry.dispatch({ name: 'echo', input });
+      if (!outcome.ok) throw new Error(outcome.error.message);
+    },
+    {
+      ...calls,
+      teardown: async (_task, mode) => {
+        if (mode !== 'run') return;
+        await Promise.all([floor.close(), isolated.close()]);
+      },
+    },
+  );
+});
+
+const starts = { iterations: 8, time: 0, warmupIterations: 1, warmupTime: 0 };
+describe('first call (process start included): isolated vs unsandboxed child', () => {
+  bench(
+    'floor: unsandboxed child, first call',
+    async () => {
+      const fresh = await unsandboxed();
+      const outcome = await fresh.registry.dispatch({ name: 'echo', input });
+      await fresh.close();
+      if (!outcome.ok) throw new Error(outcome.error.message);
+    },
+    starts,
+  );
+  bench(
+    'isolated, first call',
+    async () => {
+      const host = await createHost({ cwd: project, config });
+      const outcome = await host.registry.dispatch({ name: 'echo', input });
+      await host.close();
+      if (!outcome.ok) throw new Error(outcome.error.message);
+    },
+    { ...starts, teardown: (_task, mode) => void (mode === 'run' && rmSync(project, { recursive: true, force: true })) },
+  );
+});

@@ -1,0 +1,176 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHost } from '../host.js';
+import { Project } from '../project.fixture.js';
+
+const projects: Project[] = [];
+afterEach(() => {
+  for (const project of projects.splice(0)) project.remove();
+});
+
+function project(): Project {
+  const made = new Project();
+  projects.push(made);
+  return made;
+}
+
+const readerCode = `import { readFileSync } from 'node:fs';
+import { defineTool, definePlugin } from '@toolshed/core';
+import * as v from 'valibot';
+export default definePlugin({
+  name: 'reader',
+  apiVersion: 1,
+  tools: [defineTool({
+    name: 'read',
+    description: 'Reads a file.',
+    input: v.object({ file: v.string() }),
+    annotations: { readOnly: true },
+    run: ({ file }) => { try { return { text: readFileSync(file, 'utf8') }; } catch (error) { return { error: error.code }; } },
+  })],
+});
+`;
+
+describe('an isolated plugin', () => {
+  it('runs its tools in a sandboxed child, with the same outcome as in the host', async () => {
+    const p = project().packageJson({ dependencies: { echoer: '1.0.0' } });
+    p.plugin({ name: 'echoer' });
+    p.config({ isolate: true });
+    const host = await createHost({ cwd: p.dir });
+    try {
+      expect(host.plugins[0]).toMatchObject({
+        name: 'echoer',
+        status: 'loaded',
+        isolated: true,
+        permissions: { read: [], write: [], net: [], env: [], spawn: false },
+      });
+      const outcome = await host.registry.dispatch({ name: 'echo', input: { text: 'hi' } }, { approve: 'allow-all' });
+      expect(outcome, JSON.stringify(outcome)).toMatchObject({ ok: true, output: { text: 'hi' } });
+      expect(host.plugins[0]!.imported).toBe(true);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('reads only what it declares and is granted', async () => {
+    const p = project().packageJson({ dependencies: { reader: '1.0.0' } });
+    p.write('.env', 'SECRET=1\n');
+    p.write('docs/a.txt', 'inside');
+    p.plugin({
+      name: 'reader',
+      code: readerCode,
+      packageJson: { toolshed: { apiVersion: 1, tools: ['read'], manifest: './dist/toolshed.json', permissions: { read: ['docs'] } } },
+    });
+    p.buildManifest('node_modules/reader');
+    p.config({ isolate: true, plugins: [{ plugin: 'reader', grant: { read: ['docs'] } }] });
+    const host = await createHost({ cwd: p.dir });
+    try {
+      const read = (file: string) => host.registry.dispatch({ name: 'read', input: { file } });
+      expect(await read(path.join(p.dir, 'docs/a.txt'))).toMatchObject({ ok: true, output: { text: 'inside' } });
+      expect(await read(path.join(p.dir, '.env'))).toMatchObject({ ok: true, output: { error: 'ENOENT' } });
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('does not load when it asks for more than is granted, naming the permission and where to grant it', async () => {
+    const p = project().packageJson({ dependencies: { reader: '1.0.0' } });
+    p.plugin({
+      name: 'reader',
+      code: readerCode,
+      packageJson: {
+        toolshed: {
+          apiVersion: 1,
+          tools: ['read'],
+          manifest: './dist/toolshed.json',
+          permissions: { read: ['docs'], net: ['smtp.example.com:587'] },
+        },
+      },
+    });
+    p.buildManifest('node_modules/reader');
+    p.config({ plugins: [{ plugin: 'reader', isolate: true, grant: { read: ['docs'] } }] });
+    await expect(createHost({ cwd: p.dir })).rejects.toThrow(
+      /reader.*it asks to connect to smtp\.example\.com:587, which is not granted: add "smtp\.example\.com:587" to "net" in "plugins\[0\]\.grant" of toolshed\.config\.json/s,
+    );
+  });
+});
+
+const SERVER_SOURCE = `import { readFileSync } from 'node:fs';
+import { defineTool, ToolRegistry } from '@toolshed/core';
+import { serveStdio } from '@toolshed/mcp';
+import * as v from 'valibot';
+const registry = new ToolRegistry({ approve: 'allow-all' });
+registry.register(defineTool({
+  name: 'read',
+  description: 'Reads a file.',
+  input: v.object({ file: v.string() }),
+  run: ({ file }) => { try { return { text: readFileSync(file, 'utf8') }; } catch (error) { return { error: error.code }; } },
+}));
+registry.seal();
+await serveStdio(registry);
+`;
+
+describe('an isolated MCP server', () => {
+  it('reads only what its entry grants', async () => {
+    const p = project().packageJson({});
+    p.write('.env', 'SECRET=1\n');
+    p.write('docs/a.txt', 'inside');
+    p.write('server/server.mjs', SERVER_SOURCE);
+    p.link('@toolshed/mcp', path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules', '@toolshed', 'mcp'));
+    const entry = { command: process.execPath, args: ['server/server.mjs'], isolate: true, grant: { read: ['server', 'docs'] } };
+    p.config({ mcpServers: { files: entry } });
+    const host = await createHost({ cwd: p.dir });
+    try {
+      expect(host.plugins[0]).toMatchObject({
+        name: 'files',
+        status: 'loaded',
+        isolated: true,
+        permissions: { read: [path.join(p.dir, 'server'), path.join(p.dir, 'docs')] },
+      });
+      const read = (file: string) => host.registry.dispatch({ name: 'read', input: { file } }, { approve: 'allow-all' });
+      expect(await read(path.join(p.dir, 'docs/a.txt'))).toMatchObject({ ok: true, output: { text: 'inside' } });
+      expect(await read(path.join(p.dir, '.env'))).toMatchObject({ ok: true, output: { error: 'ENOENT' } });
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('isolation settings', () => {
+  it('are checked with the rest of the config, naming the entry', async () => {
+    const p = project().packageJson({});
+    p.config({ isolate: 'yes', plugins: [{ plugin: 'x', isolate: 1, grant: { net: ['example.com'], env: ['A B'], files: [] } }] });
+    const error = await createHost({ cwd: p.dir }).catch((thrown: unknown) => thrown as Error);
+    expect(String(error)).toContain('"isolate" must be true or false');
+    expect(String(error)).toContain('plugins[0].isolate must be true or false');
+    expect(String(error)).toContain('plugins[0].grant.net[0] must be "host:port"');
+    expect(String(error)).toContain('plugins[0].grant.env[0] must be an environment variable name');
+    expect(String(error)).toContain('plugins[0].grant has unknown key "files"');
+  });
+
+  it('refuse a plugin handed over in code: it cannot leave the host process', async () => {
+    const plugin = { name: 'inline', apiVersion: 1, tools: [] };
+    await expect(createHost({ plugins: [plugin], isolate: true })).rejects.toThrow(/only an installed package .* can/);
+  });
+
+  it('never run a plugin unisolated when the sandbox cannot run: it fails naming what is missing', () => {
+    const p = project().packageJson({ dependencies: { echoer: '1.0.0' } });
+    p.plugin({ name: 'echoer' });
+    p.config({ isolate: true });
+    const host = pathToHostEntry();
+    const script = `const { createHost } = await import(${JSON.stringify(host)});
+const host = await createHost({ cwd: ${JSON.stringify(p.dir)} });
+console.log(host.plugins[0].status, host.plugins[0].name, host.plugins[0].error?.message);`;
+    // No bubblewrap, socat or ripgrep on this PATH.
+    const said = execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: '/nonexistent' }, encoding: 'utf8' });
+    // Found among the dependencies, it is skipped (the others load); named in the config, startup fails.
+    expect(said).toMatch(/^skipped echoer /);
+    expect(said).toMatch(/it is to run isolated, but the sandbox cannot run here: .*bubblewrap/);
+    expect(said).toContain('apt-get install -y bubblewrap socat ripgrep');
+  });
+});
+
+function pathToHostEntry(): string {
+  return path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'index.js');
+}

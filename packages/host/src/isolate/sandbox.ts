@@ -1,0 +1,152 @@
+import { existsSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PluginError, type ResolvedPermissions, splitHostPort } from '@toolshed/core/contract';
+
+export const SANDBOX_PACKAGE = '@anthropic-ai/sandbox-runtime';
+const DEBIAN_PACKAGES = 'bubblewrap socat ripgrep';
+
+/** Where the sandbox's CLI (`srt`) is, once it has been found able to run here. */
+export interface Sandbox {
+  cli: string;
+  /** The package folder: its seccomp helper is read from inside the sandbox. */
+  dir: string;
+}
+
+let checked: Promise<Sandbox | string> | undefined;
+
+/**
+ * Whether the OS sandbox can run here: the package installed, a platform it supports, and the
+ * programs it needs. A string says what is missing and how to install it. Checked once per process.
+ */
+export function findSandbox(): Promise<Sandbox | string> {
+  checked ??= (async () => {
+    let entry: string;
+    try {
+      entry = createRequire(import.meta.url).resolve(SANDBOX_PACKAGE);
+    } catch {
+      return `the sandbox package ${SANDBOX_PACKAGE} is not installed; install it (npm install ${SANDBOX_PACKAGE}@0.0.79)`;
+    }
+    if (process.platform !== 'linux' && process.platform !== 'darwin') {
+      return `isolation runs on Linux (bubblewrap) and macOS (sandbox-exec); this is ${process.platform}`;
+    }
+    const { SandboxManager } = (await import(SANDBOX_PACKAGE)) as typeof import('@anthropic-ai/sandbox-runtime');
+    if (!SandboxManager.isSupportedPlatform())
+      return `${SANDBOX_PACKAGE} does not support this platform (${process.platform} ${process.arch})`;
+    const { errors } = SandboxManager.checkDependencies();
+    if (errors.length > 0) {
+      const install = process.platform === 'linux' ? `; on Debian or Ubuntu: apt-get install -y ${DEBIAN_PACKAGES}` : '';
+      return `the sandbox cannot run here: ${errors.join('; ')}${install}`;
+    }
+    const dir = dirname(dirname(entry));
+    return { cli: join(dir, 'dist', 'cli.js'), dir };
+  })();
+  return checked;
+}
+
+/** A sandbox, or a resolve-phase failure saying what is missing: an isolated plugin never runs unisolated. */
+export async function requireSandbox(): Promise<Sandbox> {
+  const sandbox = await findSandbox();
+  if (typeof sandbox === 'string') throw new PluginError({ phase: 'resolve' }, `it is to run isolated, but ${sandbox}.`);
+  return sandbox;
+}
+
+/** The packages a node_modules folder links to outside itself (pnpm and workspace links), by real path. */
+function linked(modules: string): string[] {
+  const found: string[] = [];
+  const look = (dir: string, depth: number) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isSymbolicLink()) found.push(realpathSync(path));
+      else if (depth === 0 && entry.isDirectory() && entry.name.startsWith('@')) look(path, 1);
+    }
+  };
+  try {
+    look(modules, 0);
+  } catch {
+    // An unreadable folder links nowhere the child could import from.
+  }
+  return found;
+}
+
+/**
+ * The folders the code in `folders` imports from: each folder, every `node_modules` above it,
+ * and, followed to where they point, the packages those link to (a workspace's or pnpm's links).
+ */
+function codeFolders(folders: readonly string[]): string[] {
+  const found = new Set<string>();
+  // A linked package is read by its link's path (its node_modules above) and where it points.
+  const queue = [...new Set(folders.flatMap((folder) => [folder, realpathSync(folder)]))];
+  // A folder inside one already found needs no entry of its own (pnpm's store sits in the root node_modules).
+  const covered = (folder: string) => {
+    for (let dir = folder; ; dir = dirname(dir)) {
+      if (found.has(dir)) return true;
+      if (dirname(dir) === dir) return false;
+    }
+  };
+  while (queue.length > 0 && found.size < 500) {
+    const folder = queue.shift()!;
+    if (covered(folder)) continue;
+    found.add(folder);
+    for (let dir = folder; ; ) {
+      const modules = join(dir, 'node_modules');
+      if (existsSync(modules) && !found.has(modules)) {
+        found.add(modules);
+        queue.push(...linked(modules).filter((target) => !covered(target)));
+      }
+      const parent = dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+  }
+  return [...found];
+}
+
+// What Node itself needs to start. `/etc` without the files that hold secrets.
+const SYSTEM_READ = ['/usr', '/lib', '/lib64', '/lib32', '/bin', '/sbin', '/etc'];
+const SYSTEM_DENY = ['/etc/shadow', '/etc/gshadow', '/etc/ssh', '/etc/sudoers', '/etc/sudoers.d'];
+
+/**
+ * The sandbox's settings for one plugin: nothing readable but the system, the code it runs
+ * (its package, Node, the host's and mcp's packages and the node_modules they import from) and
+ * what it was granted; nothing writable but what it was granted; no network but the granted
+ * `host:port`s (through the sandbox's proxies).
+ */
+export function sandboxSettings(permissions: ResolvedPermissions, code: readonly string[], sandbox: Sandbox, own: string): object {
+  const codeRead = codeFolders([...code, sandbox.dir, dirname(dirname(process.execPath))]);
+  const allowedDomains = permissions.net.map((target) => {
+    const { host, port } = splitHostPort(target)!;
+    return `${host}:${port}`;
+  });
+  return {
+    network: { allowedDomains, deniedDomains: [], strictAllowlist: true },
+    filesystem: {
+      denyRead: ['/', ...SYSTEM_DENY],
+      // `own`: its private folder, where the sandbox's proxy socket is (a denied /tmp would hide it).
+      allowRead: [...new Set([...SYSTEM_READ, ...codeRead, own, ...permissions.read, ...permissions.write])],
+      allowWrite: permissions.write,
+      denyWrite: [],
+    },
+  };
+}
+
+/** The host's own package folder (the child entry and its imports live in it). */
+export function hostDir(): string {
+  return dirname(dirname(fileURLToPath(import.meta.url)));
+}
+
+/**
+ * A private folder for one isolated process: its settings file, the sandbox's proxy socket (its
+ * TMPDIR outside), and its HOME. Nothing of the user's is in it.
+ */
+export function privateFolder(name: string): string {
+  return mkdtempSync(join(tmpdir(), `toolshed-isolated-${name}-`));
+}
+
+export function writeSettings(folder: string, settings: object): string {
+  const file = join(folder, 'srt-settings.json');
+  writeFileSync(file, JSON.stringify(settings), { mode: 0o600 });
+  return file;
+}

@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import { isRecord, PluginError, type ResolvedPermissions } from '@toolshed/core/contract';
+import type { FromEnv } from '@toolshed/mcp/mount';
+import { type Grant, granted } from './grant.js';
+import { requireSandbox } from './sandbox.js';
+import { wrapInSandbox } from './wrap.js';
+
+/**
+ * An `mcpServers` entry with its host-side `isolate` and `grant` taken out; when it is to run
+ * isolated, its command wrapped in the OS sandbox, granted exactly its `grant` (a server declares
+ * nothing: what the user grants is what it gets). Only a stdio server can be isolated; one asked
+ * to be that cannot run in the sandbox fails, naming what is missing.
+ */
+export async function isolateServer(
+  entry: Record<string, unknown>,
+  fromEnv: FromEnv,
+  where: string,
+  ctx: { cwd: string; isolateAll?: boolean },
+): Promise<{ resolved: Record<string, unknown>; isolated?: ResolvedPermissions }> {
+  const { isolate, grant, ...resolved } = entry;
+  const stdio = typeof resolved.command === 'string';
+  if (isolate === true && !stdio) {
+    throw new PluginError(
+      { phase: 'validate', field: 'isolate' },
+      `${where}: only a stdio server ("command") can run isolated; an HTTP server runs elsewhere.`,
+    );
+  }
+  if (!stdio || (isolate ?? ctx.isolateAll) !== true) return { resolved };
+  const given = (isRecord(grant) ? grant : {}) as Grant;
+  const permissions = granted(
+    { read: given.read ?? [], write: given.write ?? [], net: given.net ?? [], env: [], spawn: given.spawn ?? true },
+    ctx.cwd,
+  );
+  let sandbox;
+  try {
+    sandbox = await requireSandbox();
+  } catch (error) {
+    throw new PluginError({ phase: 'resolve' }, (error as Error).message);
+  }
+  const command = resolved.command as string;
+  const code = [join(ctx.cwd, 'node_modules'), ...(isAbsolute(command) ? [dirname(command)] : [])].filter((folder) => existsSync(folder));
+  const args = Array.isArray(resolved.args) ? (resolved.args as string[]) : [];
+  const name = typeof resolved.name === 'string' ? resolved.name : 'server';
+  const wrapped = wrapInSandbox(name, command, args, permissions, code, sandbox);
+  // Each start has its own settings file: the cache key takes a fixed word for it, and the args after shift.
+  const shift = wrapped.args.length - args.length;
+  fromEnv.args = {
+    [String(wrapped.settingsArg)]: '(sandbox settings)',
+    ...Object.fromEntries(Object.entries(fromEnv.args ?? {}).map(([index, written]) => [String(Number(index) + shift), written])),
+  };
+  fromEnv.env = { ...fromEnv.env, HOME: '(private folder)', TMPDIR: '(private folder)' };
+  const env = isRecord(resolved.env) ? resolved.env : {};
+  return {
+    resolved: { ...resolved, command: wrapped.command, args: wrapped.args, env: { ...env, ...wrapped.env } },
+    isolated: permissions,
+  };
+}
