@@ -371,9 +371,13 @@ describe('toolshed plugins', () => {
       [
         'tool-shout@3.2.1  loaded  from toolshed.config.json: tool-shout',
         '  tools: yell',
+        '  permissions: read -; write -; net -; env -; spawn no (runs in the host with your full rights)',
+        '  warning: it is a third-party plugin running with your full rights (files, network, environment); set "isolate": true in its toolshed.config.json entry to hold it to its declared permissions.',
         `@toolshed/tool-echo@${echoVersion}  loaded  from package.json: @toolshed/tool-echo`,
         '  tools: echo',
+        '  permissions: read -; write -; net -; env -; spawn no (runs in the host with your full rights)',
         'tool-broken@0.1.0  skipped  from package.json: tool-broken',
+        '  permissions: none declared (runs in the host with your full rights)',
         '  error (validate): it declares apiVersion 9, but this host supports apiVersion 1. Upgrade @toolshed/host (or @toolshed/cli), or install an older version of the plugin.',
         '',
       ].join('\n'),
@@ -547,7 +551,7 @@ describe('diagnostics that do not hide', () => {
     );
     const plugins = await toolshed(['plugins']);
     expect(plugins.stdout).toContain(
-      '@acme/tool-weather  skipped  from package.json: @acme/tool-weather\n  error (resolve): it is declared in package.json "devDependencies" but is not installed',
+      '@acme/tool-weather  skipped  from package.json: @acme/tool-weather\n  permissions: none declared (runs in the host with your full rights)\n  error (resolve): it is declared in package.json "devDependencies" but is not installed',
     );
   });
 
