@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { type ContentPart, essence, isInlinePart, isTextFilePart, partBytes } from '@toolshed/core/contract';
 import { UsageError } from './usage-error.js';
+const { mkdirSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
 
 const EXTENSIONS: Record<string, string> = {
   'image/png': 'png',

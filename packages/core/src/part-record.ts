@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { type ContentPart, isInlinePart, isTextFilePart, partBytes, type PartType } from './content-part.js';
 import type { Outcome } from './outcome.js';
+const { createHash } = process.getBuiltinModule('node:crypto');
 
 /** A part as a log or transcript writes it: what it is and a digest of its bytes, never the bytes. */
 export interface PartRecord {

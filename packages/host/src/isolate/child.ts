@@ -3,11 +3,11 @@
 // ordinary mount. Arguments: the plugin's package folder, the project folder, and the file of
 // @toolshed/mcp's main entry the host resolved. The plugin's options come in one variable, taken
 // out of the environment before the plugin's code is imported.
-import { pathToFileURL } from 'node:url';
 import { ToolRegistry } from '@toolshed/core';
 import { importAndInstantiate } from '../load.js';
 import { packageEntry, readPackageJson } from '../package.js';
 import { OPTIONS_VARIABLE } from './child-protocol.js';
+const { pathToFileURL } = process.getBuiltinModule('node:url');
 
 const [dir, cwd, mcpEntry] = process.argv.slice(2) as [string, string, string];
 const given = process.env[OPTIONS_VARIABLE];

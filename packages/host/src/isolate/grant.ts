@@ -1,5 +1,5 @@
-import { isAbsolute, relative, resolve } from 'node:path';
 import { isRecord, type ResolvedPermissions, splitHostPort } from '@toolshed/core/contract';
+const { isAbsolute, relative, resolve } = process.getBuiltinModule('node:path');
 
 /**
  * What the user allows an isolated plugin or MCP server, in its entry's `"grant"`: the same

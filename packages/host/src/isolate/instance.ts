@@ -1,7 +1,3 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AnyTool, PluginInstance, ToolAnnotations, ToolDefinition } from '@toolshed/core';
 import { PluginError, type ResolvedPermissions } from '@toolshed/core/contract';
 import type { McpMount, McpServerConfig } from '@toolshed/mcp/mount';
@@ -10,6 +6,10 @@ import { cacheDir, INSTALL_MCP, loadMountRuntime } from '../mcp/runtime.js';
 import { OPTIONS_VARIABLE } from './child-protocol.js';
 import { requireSandbox, type Sandbox } from './sandbox.js';
 import { wrapInSandbox } from './wrap.js';
+const { existsSync, readFileSync, rmSync } = process.getBuiltinModule('node:fs');
+const { createRequire } = process.getBuiltinModule('node:module');
+const { dirname, join } = process.getBuiltinModule('node:path');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 /** What running an isolated plugin needs: its package, its options and permissions (resolved), and the project. */
 export interface IsolatedPlugin {

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PluginError, type ResolvedPermissions, splitHostPort } from '@toolshed/core/contract';
+const { existsSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const { createRequire } = process.getBuiltinModule('node:module');
+const { tmpdir } = process.getBuiltinModule('node:os');
+const { dirname, join } = process.getBuiltinModule('node:path');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 export const SANDBOX_PACKAGE = '@anthropic-ai/sandbox-runtime';
 const DEBIAN_PACKAGES = 'bubblewrap socat ripgrep';

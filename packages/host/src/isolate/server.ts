@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
 import { isRecord, PluginError, type ResolvedPermissions } from '@toolshed/core/contract';
 import type { FromEnv } from '@toolshed/mcp/mount';
 import { type Grant, granted } from './grant.js';
 import { requireSandbox } from './sandbox.js';
 import { wrapInSandbox } from './wrap.js';
+const { existsSync } = process.getBuiltinModule('node:fs');
+const { dirname, isAbsolute, join } = process.getBuiltinModule('node:path');
 
 /**
  * An `mcpServers` entry with its host-side `isolate` and `grant` taken out; when it is to run
