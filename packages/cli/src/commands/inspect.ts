@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadTools } from '../host.js';
 import { loadInspector } from '../load-inspector.js';
 import { UsageError } from '../usage-error.js';
+import { untilStopped } from '../until-stopped.js';
 
 interface InspectOptions {
   host: string;
@@ -31,18 +32,6 @@ function openBrowser(url: string): void {
     process.stderr.write(`toolshed: could not open a browser (${command}: ${error.message}); open the URL above yourself.\n`),
   );
   child.unref();
-}
-
-function untilStopped(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 export function registerInspect(program: Command): void {

@@ -4,22 +4,11 @@ import { liveTools } from '../live-tools.js';
 import { loadMcp } from '../load-mcp.js';
 import { servedSearch } from '../tool-search.js';
 import { UsageError } from '../usage-error.js';
+import { untilStopped } from '../until-stopped.js';
 import { version } from '../version.js';
 
 function plural(count: number): string {
   return `${count} tool${count === 1 ? '' : 's'}`;
-}
-
-function untilStopped(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 export function registerServe(program: Command): void {
