@@ -142,6 +142,8 @@ describe('toolshed inspect in a browser', () => {
     const p = await page();
     await p.click('nav button[data-view="transcripts"]');
     await p.setInputFiles('#transcript-file', file);
+    // The page reads the file asynchronously: wait for the second call to be drawn.
+    await p.locator('#transcript-calls li').nth(1).waitFor();
     await expect(
       p.locator('#transcript-calls li').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-call-code'))),
     ).resolves.toEqual(['ok', 'invalid_input']);
