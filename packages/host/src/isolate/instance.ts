@@ -66,7 +66,9 @@ function childConfig(
   const host = ownPackage();
   // The child imports core from beside the host (a workspace link may point outside any node_modules).
   const core = dirname(createRequire(join(host, 'package.json')).resolve('@toolshed/core/package.json'));
-  const child = join(host, 'dist', 'isolated-child.js');
+  // The child's script is bundled beside dist/index.js; run from the sources (tests), it is in dist/.
+  const beside = new URL('./isolated-child.js', import.meta.url);
+  const child = existsSync(beside) ? fileURLToPath(beside) : join(host, 'dist', 'isolated-child.js');
   const wrapped = wrapInSandbox(
     serverName(plugin.name),
     process.execPath,
