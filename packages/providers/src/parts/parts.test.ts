@@ -1,9 +1,10 @@
 // Content parts through every adapter: native shapes checked against the official SDK types
-// (satisfies, no casts), and sent by the real OpenAI and Anthropic clients to a local stand-in
+// (satisfies, no casts), and sent by the real OpenAI, Anthropic and Gemini clients to a local stand-in
 // server that keeps each request body, so the bytes are seen where each API reads them.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
+import { type Content, GoogleGenAI } from '@google/genai';
 import { type ContentPart, defineTool, type Outcome, ToolRegistry, withParts } from '@toolshed/core';
 import OpenAI from 'openai';
 import * as v from 'valibot';
@@ -13,6 +14,7 @@ import { gemini } from '../gemini/adapter.js';
 import { mcp } from '../mcp/adapter.js';
 import { openaiChat } from '../openai/chat.js';
 import { openaiResponses } from '../openai/responses.js';
+import { makeRegistry } from '../tools.fixture.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const PDF = Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64');
@@ -122,7 +124,7 @@ describe('OpenAI', () => {
 
 describe('Gemini and MCP', () => {
   it('Gemini: images and PDFs in functionResponse.parts, named; other parts in response.notes', async () => {
-    const { parts } = gemini.results(await outcomesOf([image, pdf, audio]));
+    const { parts } = gemini.results(await outcomesOf([image, pdf, audio])) satisfies Content;
     expect(parts[0]!.functionResponse).toEqual({
       id: 'call_1',
       name: 'shot',
@@ -170,6 +172,10 @@ const server = createServer(async (request: IncomingMessage, response) => {
         stop_sequence: null,
         usage: { input_tokens: 1, output_tokens: 1 },
       }),
+    );
+  } else if (request.url?.includes(':generateContent')) {
+    response.end(
+      JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: 'I see a pixel.' }] }, finishReason: 'STOP' }] }),
     );
   } else if (request.url?.endsWith('/responses')) {
     response.end(
@@ -251,6 +257,41 @@ describe('the real clients send the parts as the adapters built them', () => {
       output: [
         { type: 'input_text', text: 'Took a screenshot.' },
         { type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'auto' },
+      ],
+    });
+  });
+
+  it('Gemini models.generateContent carries the declarations and the functionResponse parts byte for byte', async () => {
+    const client = new GoogleGenAI({ apiKey: 'not-used', httpOptions: { baseUrl: origin } });
+    const outcomes = await outcomesOf([image, pdf]);
+    const tools = gemini.tools(makeRegistry().registry);
+    await client.models.generateContent({
+      model: 'local',
+      config: { tools },
+      contents: [
+        { role: 'user', parts: [{ text: 'Take a screenshot.' }] },
+        { role: 'model', parts: [{ functionCall: { id: 'call_1', name: 'shot', args: {} } }] },
+        gemini.results(outcomes),
+      ],
+    });
+    const { path, body } = bodies.at(-1)!;
+    expect(path).toContain('/models/local:generateContent');
+    expect(body.tools).toEqual(tools);
+    const sent = body.contents as Content[];
+    expect(sent[2]).toEqual({
+      role: 'user',
+      parts: [
+        {
+          functionResponse: {
+            id: 'call_1',
+            name: 'shot',
+            response: { output: 'Took a screenshot.' },
+            parts: [
+              { inlineData: { mimeType: 'image/png', data: PNG, displayName: 'shot.png' } },
+              { inlineData: { mimeType: 'application/pdf', data: PDF, displayName: 'report.pdf' } },
+            ],
+          },
+        },
       ],
     });
   });
