@@ -1,6 +1,8 @@
 import { type ContentPart, isInlinePart, isTextFilePart, partBytes, type PartType } from './content-part.js';
 import type { Outcome } from './outcome.js';
-const { createHash } = process.getBuiltinModule('node:crypto');
+
+// Taken when a part is recorded: node:crypto loads Node's streams, which a listing never needs.
+const sha256 = (data: Buffer | string) => process.getBuiltinModule('node:crypto').createHash('sha256').update(data).digest('hex');
 
 /** A part as a log or transcript writes it: what it is and a digest of its bytes, never the bytes. */
 export interface PartRecord {
@@ -17,8 +19,8 @@ export interface PartRecord {
 export function partRecord(part: ContentPart): PartRecord {
   const record: PartRecord = { type: part.type, bytes: partBytes(part) };
   if (part.mimeType !== undefined) record.mimeType = part.mimeType;
-  if (isInlinePart(part)) record.sha256 = createHash('sha256').update(Buffer.from(part.data, 'base64')).digest('hex');
-  else if (isTextFilePart(part)) record.sha256 = createHash('sha256').update(part.text, 'utf8').digest('hex');
+  if (isInlinePart(part)) record.sha256 = sha256(Buffer.from(part.data, 'base64'));
+  else if (isTextFilePart(part)) record.sha256 = sha256(part.text);
   if (part.uri !== undefined) record.uri = part.uri;
   if (part.name !== undefined) record.name = part.name;
   return record;
