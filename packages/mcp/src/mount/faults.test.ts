@@ -59,9 +59,10 @@ describe('a server that misbehaves fails only its own tools, naming the server',
 
   it('a server that hangs at start: the start fails after startTimeoutMs, naming the server, and its process is ended', async () => {
     const pidfile = path.join(s.dir, 'pid');
-    const mount = s.mount(fault('silent', { PIDFILE: pidfile }, { startTimeoutMs: 300 }));
+    // Long enough for a loaded machine to start Node and write the pid before the start gives up.
+    const mount = s.mount(fault('silent', { PIDFILE: pidfile }, { startTimeoutMs: 2000 }));
     await expect(mount.refresh()).rejects.toThrow(
-      'MCP server "fault-silent" could not start: it did not answer initialize within 300 ms (raise "startTimeoutMs" if it is only slow).',
+      'MCP server "fault-silent" could not start: it did not answer initialize within 2000 ms (raise "startTimeoutMs" if it is only slow).',
     );
     expect(mount.state()).toMatchObject({ status: 'failed', attempts: 1 });
     const pid = Number(readFileSync(pidfile, 'utf8'));
