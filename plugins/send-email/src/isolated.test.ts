@@ -1,10 +1,11 @@
 // send_email run isolated: in its own process under the OS sandbox, with only what it declares
 // and the config grants. SMTP leaves the sandbox only through its proxy.
-import { existsSync, readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Outcome } from '@toolshed/core';
+import { secretForms } from './harness.fixture.js';
 import { isolatedHost, makeProject } from './isolated.fixture.js';
 import { messageIdFor } from './ledger.js';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.fixture.js';
@@ -41,6 +42,10 @@ async function open(...args: Parameters<typeof isolatedHost>) {
   closing.push(() => made.host.close());
   return made;
 }
+function failure(outcome: Outcome): string {
+  if (outcome.ok) throw new Error(`expected failure, got success: ${JSON.stringify(outcome.output)}`);
+  return outcome.error.message;
+}
 function output(outcome: Outcome): unknown {
   if (!outcome.ok) throw new Error(`expected success, got ${outcome.error.code}: ${outcome.error.message}`);
   return outcome.output;
@@ -57,5 +62,53 @@ describe('send_email isolated', () => {
     expect(readFileSync(join(cwd, '.toolshed/send-email/calls.jsonl'), 'utf8')).toContain('call-1');
     expect(output(await send(message, 'call-1'))).toEqual(sent);
     expect(server.received).toHaveLength(1);
+  });
+
+  it('writes to the outbox of a fresh project (the granted folder is made before the sandbox starts)', async () => {
+    const { send } = await open(cwd, { allow: ['example.com'] }, { write: ['.toolshed/outbox', '.toolshed/send-email'] });
+    const sent = output(await send(message, 'call-outbox')) as { delivery: { via: string; file: string } };
+    const files = await readdir(join(cwd, '.toolshed/outbox'));
+    expect(files).toHaveLength(1);
+    expect(sent.delivery).toEqual({ via: 'outbox', file: `.toolshed/outbox/${files[0]!}` });
+    expect(readFileSync(join(cwd, sent.delivery.file), 'utf8')).toContain('Hello from the sandbox.');
+  });
+
+  it('logs in with the password the host read from {"env": NAME}; no form of it leaves the host', async () => {
+    server.behaviour.auth = { user: 'bot', pass: 'isolated-secret-9' };
+    const smtp = { host: '127.0.0.1', port: server.port, user: 'bot', password: { env: 'SMTP_PASSWORD' } };
+    const { host, send } = await open(cwd, options({ smtp }), grant(), { SMTP_PASSWORD: 'isolated-secret-9' });
+    const outcome = await send(message, 'call-auth');
+    output(outcome);
+    expect(server.logins).toEqual([{ user: 'bot', pass: 'isolated-secret-9' }]);
+    const reported = JSON.stringify({ outcome, plugins: host.plugins, warnings: host.warnings });
+    for (const form of secretForms('bot', 'isolated-secret-9')) expect(reported).not.toContain(form);
+  });
+
+  it('lost reply (the connection drops after the whole content): in doubt, and a retry with the same call id sends nothing', async () => {
+    server.behaviour.afterData = 'drop';
+    const { send } = await open(cwd, options(), grant());
+    const first = failure(await send(message, 'call-lost'));
+    expect(first).toContain('may have been delivered');
+    expect(first).toContain(messageIdFor(FROM, 'call-lost'));
+    server.behaviour.afterData = undefined;
+    expect(failure(await send(message, 'call-lost'))).toContain('may have been delivered');
+    expect(server.received.map((r) => r.mail.messageId)).toEqual([messageIdFor(FROM, 'call-lost')]);
+  });
+
+  it('two hosts, each with send_email isolated, sending the same call ids at once: each id reaches the server once', async () => {
+    server.behaviour.afterData = { delayMs: 15 };
+    const a = await open(cwd, options(), grant());
+    const b = await open(cwd, options(), grant());
+    const rounds = 8;
+    const outcomes = await Promise.all(
+      Array.from({ length: rounds }, (_, i) => {
+        const input = { ...message, subject: `round ${i}` };
+        return Promise.all([a.send(input, `round-${i}`), b.send(input, `round-${i}`)]);
+      }),
+    );
+    for (const [first, second] of outcomes) expect(output(first!)).toEqual(output(second!));
+    const ids = server.received.map((r) => r.mail.messageId);
+    expect(ids).toHaveLength(rounds);
+    expect(new Set(ids).size).toBe(rounds);
   });
 });
