@@ -3,11 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Outcome } from '@toolshed/core';
 import { secretForms } from './harness.fixture.js';
 import { isolatedHost, makeProject } from './isolated.fixture.js';
 import { messageIdFor } from './ledger.js';
+import { POSTGRES_MISSING, startPostgres, type TestPostgres } from './postgres.fixture.js';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.fixture.js';
 
 const FROM = 'bot@example.com';
@@ -110,5 +111,65 @@ describe('send_email isolated', () => {
     const ids = server.received.map((r) => r.mail.messageId);
     expect(ids).toHaveLength(rounds);
     expect(new Set(ids).size).toBe(rounds);
+  });
+});
+
+if (POSTGRES_MISSING) console.warn(`Skipping the isolated PostgreSQL ledger tests: ${POSTGRES_MISSING}`);
+
+describe.skipIf(POSTGRES_MISSING)('send_email isolated, its ledger in PostgreSQL', () => {
+  let db: TestPostgres;
+  let tables = 0;
+  beforeAll(async () => {
+    db = await startPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await db?.stop();
+  });
+
+  const dbPort = () => new URL(db.url).port;
+  const ledger = () => ({ kind: 'postgres', url: { env: 'DATABASE_URL' }, table: `isolated_${++tables}` });
+  const pgGrant = () => ({ ...grant(), net: [...grant().net, `127.0.0.1:${dbPort()}`] });
+
+  it('does not load until the database host:port taken from the ledger URL is granted, saying the line to add', async () => {
+    const failed = await isolatedHost(cwd, options({ ledger: ledger() }), grant(), { DATABASE_URL: db.url }).catch((error: Error) => error);
+    expect(String(failed)).toContain(
+      `it asks to connect to 127.0.0.1:${dbPort()}, which is not granted: add "127.0.0.1:${dbPort()}" to "net" in "plugins[0].grant" of toolshed.config.json`,
+    );
+  });
+
+  it('sends, recording the call in its table through the sandbox; a retry answers from the row', async () => {
+    const options_ = options({ ledger: ledger() });
+    const { send } = await open(cwd, options_, pgGrant(), { DATABASE_URL: db.url });
+    const sent = output(await send(message, 'call-pg'));
+    const table = (options_.ledger as { table: string }).table;
+    expect(await db.query(`SELECT state FROM ${table} WHERE call_id = 'call-pg'`)).toEqual([{ state: 'sent' }]);
+    expect(output(await send(message, 'call-pg'))).toEqual(sent);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('lost reply: in doubt, and a retry with the same call id sends nothing', async () => {
+    server.behaviour.afterData = 'drop';
+    const { send } = await open(cwd, options({ ledger: ledger() }), pgGrant(), { DATABASE_URL: db.url });
+    expect(failure(await send(message, 'call-lost-pg'))).toContain('may have been delivered');
+    server.behaviour.afterData = undefined;
+    expect(failure(await send(message, 'call-lost-pg'))).toContain('may have been delivered');
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('two hosts sending the same call ids at once: each id reaches the server once, both get its outcome', async () => {
+    server.behaviour.afterData = { delayMs: 15 };
+    const shared = options({ ledger: ledger() });
+    const a = await open(cwd, shared, pgGrant(), { DATABASE_URL: db.url });
+    const b = await open(cwd, shared, pgGrant(), { DATABASE_URL: db.url });
+    const rounds = 8;
+    const outcomes = await Promise.all(
+      Array.from({ length: rounds }, (_, i) => {
+        const input = { ...message, subject: `round ${i}` };
+        return Promise.all([a.send(input, `pg-round-${i}`), b.send(input, `pg-round-${i}`)]);
+      }),
+    );
+    for (const [first, second] of outcomes) expect(output(first!)).toEqual(output(second!));
+    expect(new Set(server.received.map((r) => r.mail.messageId)).size).toBe(rounds);
+    expect(server.received).toHaveLength(rounds);
   });
 });
