@@ -58,13 +58,13 @@ export class TunnelStream extends Duplex {
   }
 
   override _write(chunk: Buffer, encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-    if (!this.#socket) return done(new Error('the tunnel is not connected yet'));
-    this.#socket.write(chunk, encoding, done);
+    if (this.#socket) this.#socket.write(chunk, encoding, done);
+    else done(new Error('the tunnel is not connected yet'));
   }
 
   override _final(done: (error?: Error | null) => void): void {
-    if (!this.#socket) return done();
-    this.#socket.end(done);
+    if (this.#socket) this.#socket.end(done);
+    else done();
   }
 
   override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
