@@ -61,6 +61,9 @@ await serveStdio(new ToolRegistry().seal());
     p.link('@toolshed/mcp', path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules', '@toolshed', 'mcp'));
     const server = { command: process.execPath, args: ['server/server.mjs'], isolate: true, grant: { read: ['server'] } };
     p.config({ isolate: true, mcpServers: { 'folder-server': server } });
+    // Only the folders this host makes count (another run may have left some behind).
+    const before = new Set([...privateFolders('isolated-folder-check'), ...privateFolders('folder-server')]);
+    const made = (name: string) => privateFolders(name).filter((folder) => !before.has(folder));
     const host = await createHost({ cwd: p.dir });
     let plugin: string[];
     let mounted: string[];
@@ -71,8 +74,8 @@ await serveStdio(new ToolRegistry().seal());
       });
       // The plugin's process starts with its first call.
       expect(await host.registry.dispatch({ name: 'echo', input: { text: 'hi' } }, { approve: 'allow-all' })).toMatchObject({ ok: true });
-      plugin = privateFolders('isolated-folder-check');
-      mounted = privateFolders('folder-server');
+      plugin = made('isolated-folder-check');
+      mounted = made('folder-server');
       expect(plugin).toHaveLength(1);
       expect(mounted).toHaveLength(1);
     } finally {
