@@ -64,6 +64,19 @@ describe('declared permissions', () => {
     expect(resolvePermissions(declared, {}).net).toEqual([]);
   });
 
+  it('take a host and port from an option holding a URL, the port falling back to the default', () => {
+    const declared = checkPermissions({ net: [{ host: { option: 'ledger.url' }, port: { option: 'ledger.url', default: 5432 } }] });
+    expect(resolvePermissions(declared, { ledger: { url: 'postgres://app:pw@DB.example.com:6543/calls' } }).net).toEqual([
+      'db.example.com:6543',
+    ]);
+    expect(resolvePermissions(declared, { ledger: { url: 'postgres://app@db.example.com/calls' } }).net).toEqual(['db.example.com:5432']);
+    // A URL without a host (a Unix socket's) asks for no network.
+    expect(resolvePermissions(declared, { ledger: { url: 'postgres:///calls?host=/run/postgresql' } }).net).toEqual([]);
+    expect(() => resolvePermissions(declared, { ledger: { url: 'not a url' } })).toThrow(
+      expect.objectContaining({ phase: 'options', field: 'ledger.url' }),
+    );
+  });
+
   it('refuse an option of the wrong kind, naming the option', () => {
     const declared = checkPermissions({ net: [{ host: { option: 'smtp.host' }, port: 25 }] });
     expect(() => resolvePermissions(declared, { smtp: { host: 'bad host' } })).toThrow(

@@ -149,15 +149,34 @@ function optionAt(options: Record<string, unknown> | undefined, path: string): u
   return value;
 }
 
+/** `scheme://…` parsed, or undefined when the text is not such a URL. */
+function connectionUrl(text: string): URL | undefined {
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text)) return undefined;
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Fill in the values a plugin's permissions take from its (resolved) options. An option of the
+ * Fill in the values a plugin's permissions take from its (resolved) options. A network host or
+ * port may come from an option holding a URL: its host, and its port (or the entry's default). An option of the
  * wrong kind is an options-phase PluginError naming it: the plugin would ask for something unreadable.
  */
 export function resolvePermissions(permissions: Permissions, options: Record<string, unknown> | undefined): ResolvedPermissions {
-  const take = <T extends string | number>(value: PermissionValue<T>, ok: (value: unknown) => value is T, what: string): T | undefined => {
+  const take = <T extends string | number>(
+    value: PermissionValue<T>,
+    ok: (value: unknown) => value is T,
+    what: string,
+    fromUrl?: (url: URL) => T | undefined,
+  ): T | undefined => {
     if (typeof value !== 'object') return value;
     const given = optionAt(options, value.option);
     if (given === undefined) return value.default;
+    // A connection URL (send_email's ledger.url, postgres://user@db.example.com:5432/app) names its host and port.
+    const url = fromUrl && typeof given === 'string' ? connectionUrl(given) : undefined;
+    if (url) return fromUrl!(url) ?? value.default;
     // An option given as an object (send_email's {"kind": "file", "path"}) is named field by field by other entries.
     if (isRecord(given) && ok === (isText as unknown)) return undefined;
     if (!ok(given))
@@ -171,8 +190,8 @@ export function resolvePermissions(permissions: Permissions, options: Record<str
   const isHost = (value: unknown): value is string => typeof value === 'string' && HOST.test(value);
   const net = permissions.net.flatMap((item) => {
     if (typeof item === 'string') return [item.toLowerCase()];
-    const host = take(item.host, isHost, 'a host name or address');
-    const port = take(item.port, isPort, 'a port number (1-65535)');
+    const host = take(item.host, isHost, 'a host name or address', (url) => (isHost(url.hostname) ? url.hostname : undefined));
+    const port = take(item.port, isPort, 'a port number (1-65535)', (url) => (url.port ? Number(url.port) : undefined));
     return host === undefined || port === undefined ? [] : [`${host.toLowerCase()}:${port}`];
   });
   return { read: paths(permissions.read), write: paths(permissions.write), net, env: [...permissions.env], spawn: permissions.spawn };

@@ -1,14 +1,18 @@
 // send_email through registry.dispatch (pooled SMTP) against nodemailer alone
 // (pooled) sending the same messages to the same local smtp-server, with the
-// default file ledger and, when PostgreSQL is installed, the PostgreSQL ledger.
+// default file ledger and, when PostgreSQL is installed, the PostgreSQL ledger; and send_email
+// run isolated (its own process under the OS sandbox, SMTP through the sandbox's proxy) when
+// the sandbox can run here.
 // Each case is its own function in the same tinybench loop (vitest bench); one
 // sample is a batch of 100 messages, 10 in flight. Target (bench/targets.json):
 // the file ledger's batch <= 1.25x nodemailer's, i.e. >= 0.80 of its rate.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ToolRegistry } from '@toolshed/core';
+import { createHost } from '@toolshed/host';
 import { createTransport } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { bench, describe } from 'vitest';
@@ -65,6 +69,31 @@ function viaTool(ledger?: { kind: 'postgres'; url: string }) {
   return { send, close: () => tool.close?.() };
 }
 
+/** send_email as a project's toolshed.config.json runs it isolated; undefined (and said) when the sandbox cannot run. */
+async function viaIsolatedHost() {
+  const project = await mkdtemp(join(tmpdir(), 'toolshed-send-email-bench-isolated-'));
+  await mkdir(join(project, 'node_modules', '@toolshed'), { recursive: true });
+  await symlink(fileURLToPath(new URL('..', import.meta.url)), join(project, 'node_modules', '@toolshed', 'tool-send-email'));
+  await writeFile(join(project, 'package.json'), '{"name": "bench", "private": true}');
+  const options = { from: 'bench@example.com', smtp: { host: '127.0.0.1', port, pool: true }, allow: ['example.com'] };
+  const grant = { net: [`127.0.0.1:${port}`], write: ['.toolshed/outbox', '.toolshed/send-email'] };
+  const plugin = { plugin: '@toolshed/tool-send-email', isolate: true, options, grant };
+  await writeFile(join(project, 'toolshed.config.json'), JSON.stringify({ plugins: [plugin] }));
+  const remove = () => rm(project, { recursive: true, force: true });
+  try {
+    const host = await createHost({ cwd: project, registry: { approve: 'allow-all' } });
+    const send = async (i: number) => {
+      const outcome = await host.registry.dispatch({ name: 'send_email', input: message(i), callId: `isolated-${i}` });
+      if (!outcome.ok) throw new Error(outcome.error.message);
+    };
+    return { send, close: () => host.close().finally(remove) };
+  } catch (error) {
+    console.log(`send_email isolated: not measured (${(error as Error).message.split('\n')[1]?.trim() ?? error})`);
+    await remove();
+    return undefined;
+  }
+}
+
 const transport = createTransport({ host: '127.0.0.1', port, pool: true, maxRequeues: 0 });
 const alone = async (i: number) => {
   const { to, subject, body } = message(i);
@@ -72,10 +101,11 @@ const alone = async (i: number) => {
 };
 const fileTool = viaTool();
 const pgTool = pg ? viaTool({ kind: 'postgres', url: pg.url }) : undefined;
+const isolatedTool = await viaIsolatedHost();
 if (!pg) console.log('PostgreSQL ledger: not measured (no PostgreSQL server programs under /usr/lib/postgresql)');
 
 async function closeAll() {
-  await Promise.all([fileTool.close(), pgTool?.close()]);
+  await Promise.all([fileTool.close(), pgTool?.close(), isolatedTool?.close()]);
   transport.close();
   await pg?.stop();
   await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -95,7 +125,8 @@ for (let round = 1; round <= ROUNDS; round++) {
   };
   describe(`send ${BATCH} messages, ${IN_FLIGHT} in flight, pooled SMTP on 127.0.0.1 (round ${round})`, () => {
     bench('floor: nodemailer alone', () => batch(alone), options);
-    bench('send_email, file ledger', () => batch(fileTool.send), pgTool ? options : last);
-    if (pgTool) bench('send_email, PostgreSQL ledger', () => batch(pgTool.send), last);
+    bench('send_email, file ledger', () => batch(fileTool.send), pgTool || isolatedTool ? options : last);
+    if (pgTool) bench('send_email, PostgreSQL ledger', () => batch(pgTool.send), isolatedTool ? options : last);
+    if (isolatedTool) bench('send_email isolated, file ledger', () => batch(isolatedTool.send), last);
   });
 }

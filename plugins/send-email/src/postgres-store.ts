@@ -1,5 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { CallRecord, Claim, ClaimedRecord, ClaimResult, LedgerStore, Owner } from './call-record.js';
+import { sandboxProxy } from './sandbox-proxy.js';
+import { TunnelStream } from './tunnel.js';
 
 interface Row {
   call_id: string;
@@ -84,7 +86,9 @@ export class PostgresLedgerStore<T> implements LedgerStore<T> {
     return (this.#pool ??= (async () => {
       const { default: pg } = await import('pg');
       this.#quoted = pg.escapeIdentifier(this.#table);
-      const pool = new pg.Pool({ connectionString: this.#url, max: 10 });
+      // Run isolated, the sandbox lets the database connection out only through its proxy.
+      const proxy = sandboxProxy();
+      const pool = new pg.Pool({ connectionString: this.#url, max: 10, ...(proxy ? { stream: () => new TunnelStream(proxy) } : {}) });
       // An idle client that loses its connection must not crash the process.
       pool.on('error', () => {});
       let client: PoolClient | undefined;

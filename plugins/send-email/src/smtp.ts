@@ -5,6 +5,7 @@ import { mailFields, type Message } from './message.js';
 import { describeReply, readReply, stepOf } from './replies.js';
 import type { SendEmailOutput } from './schema.js';
 import { dataStarted, inDoubt, WATCH, watchData, type DataWatch } from './data-watch.js';
+import { sandboxProxy } from './sandbox-proxy.js';
 
 type Transporter = import('nodemailer').Transporter;
 
@@ -102,6 +103,8 @@ export class SmtpSender {
       greetingTimeout: greetingMs,
       socketTimeout: socketMs,
       logger: false,
+      // Run isolated, the sandbox lets SMTP out only through its proxy (HTTP CONNECT, which nodemailer speaks).
+      ...(sandboxProxy() ? { proxy: sandboxProxy() } : {}),
     };
     // A pooled connection that drops mid-message must fail the call, not quietly resend
     // it on a new connection: the server may have taken the first copy.

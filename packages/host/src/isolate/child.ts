@@ -6,13 +6,17 @@
 import { ToolRegistry } from '@toolshed/core';
 import { importAndInstantiate } from '../load.js';
 import { packageEntry, readPackageJson } from '../package.js';
-import { OPTIONS_VARIABLE } from './child-protocol.js';
+import { OPTIONS_VARIABLE, PROXY_VARIABLE } from './child-protocol.js';
 const { pathToFileURL } = process.getBuiltinModule('node:url');
 
 const [dir, cwd, mcpEntry] = process.argv.slice(2) as [string, string, string];
 const given = process.env[OPTIONS_VARIABLE];
 delete process.env[OPTIONS_VARIABLE];
 const options = given === undefined ? undefined : (JSON.parse(given) as Record<string, unknown>);
+// The sandbox names its proxy in ALL_PROXY (among others meant for tools it does not know); a
+// plugin that opens its own TCP connections reads the one name Toolshed documents.
+if (process.env.ALL_PROXY) process.env[PROXY_VARIABLE] = process.env.ALL_PROXY;
+else delete process.env[PROXY_VARIABLE];
 
 // The host decided approval, timeouts and output caps before the call crossed over.
 const registry = new ToolRegistry({ approve: 'allow-all' });

@@ -4,9 +4,9 @@ import type { McpMount, McpServerConfig } from '@toolshed/mcp/mount';
 import type { ManifestTool } from '../manifest.js';
 import { cacheDir, INSTALL_MCP, loadMountRuntime } from '../mcp/runtime.js';
 import { OPTIONS_VARIABLE } from './child-protocol.js';
-import { requireSandbox, type Sandbox } from './sandbox.js';
+import { removePrivateFolder, requireSandbox, type Sandbox } from './sandbox.js';
 import { wrapInSandbox } from './wrap.js';
-const { existsSync, readFileSync, rmSync } = process.getBuiltinModule('node:fs');
+const { existsSync, readFileSync } = process.getBuiltinModule('node:fs');
 const { createRequire } = process.getBuiltinModule('node:module');
 const { dirname, join } = process.getBuiltinModule('node:path');
 const { fileURLToPath } = process.getBuiltinModule('node:url');
@@ -126,7 +126,7 @@ function checkListing(listed: ToolDefinition[], manifest: readonly ManifestTool[
  * spinning); the next call starts a fresh one.
  */
 export async function isolatedInstance(plugin: IsolatedPlugin, manifest: readonly ManifestTool[]): Promise<PluginInstance> {
-  const sandbox = await requireSandbox();
+  const sandbox = await requireSandbox(plugin.cwd);
   const runtime = await loadMountRuntime(plugin.cwd);
   if (!runtime) throw new PluginError({ phase: 'resolve' }, `it is to run isolated, which needs @toolshed/mcp: ${INSTALL_MCP}.`);
   const mcpEntry = createRequire(join(plugin.cwd, 'package.json')).resolve('@toolshed/mcp', {
@@ -150,8 +150,11 @@ export async function isolatedInstance(plugin: IsolatedPlugin, manifest: readonl
   const stop = async (which: typeof current) => {
     if (!which) return;
     if (current === which) current = undefined;
-    await which.mount.close();
-    rmSync(which.folder, { recursive: true, force: true });
+    try {
+      await which.mount.close();
+    } finally {
+      removePrivateFolder(which.folder);
+    }
   };
   const first = start();
   try {

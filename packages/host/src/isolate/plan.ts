@@ -42,7 +42,7 @@ export async function isolatedSource(
   about.permissions = asked;
   const missing = ungranted(asked, isolation.grant, context.cwd, isolation.where);
   if (missing.length > 0) throw new PluginError({ phase: 'validate', field: 'toolshed.permissions' }, `${missing.join('; ')}.`);
-  await requireSandbox();
+  await requireSandbox(context.cwd);
   const manifest = readManifestFile(dir, { ...field, manifest: field.manifest }).tools;
   const tools: PlannedTool[] = manifest.map((tool) => ({
     original: tool.definition.name,

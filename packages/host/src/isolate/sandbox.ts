@@ -1,9 +1,9 @@
 import { PluginError, type ResolvedPermissions, splitHostPort } from '@toolshed/core/contract';
-const { existsSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
 const { createRequire } = process.getBuiltinModule('node:module');
 const { tmpdir } = process.getBuiltinModule('node:os');
-const { dirname, join } = process.getBuiltinModule('node:path');
-const { fileURLToPath } = process.getBuiltinModule('node:url');
+const { basename, dirname, join } = process.getBuiltinModule('node:path');
+const { fileURLToPath, pathToFileURL } = process.getBuiltinModule('node:url');
 
 export const SANDBOX_PACKAGE = '@anthropic-ai/sandbox-runtime';
 const DEBIAN_PACKAGES = 'bubblewrap socat ripgrep';
@@ -15,40 +15,62 @@ export interface Sandbox {
   dir: string;
 }
 
-let checked: Promise<Sandbox | string> | undefined;
+const checked = new Map<string, Promise<Sandbox | string>>();
 
 /**
- * Whether the OS sandbox can run here: the package installed, a platform it supports, and the
- * programs it needs. A string says what is missing and how to install it. Checked once per process.
+ * The sandbox package's entry: from the project's root first (a project that isolates installs
+ * it: it is an optional peer of host), then from host's own folder. Undefined when neither has it.
  */
-export function findSandbox(): Promise<Sandbox | string> {
-  checked ??= (async () => {
-    let entry: string;
+export function sandboxEntry(cwd: string): string | undefined {
+  for (const from of [join(cwd, 'package.json'), fileURLToPath(import.meta.url)]) {
     try {
-      entry = createRequire(import.meta.url).resolve(SANDBOX_PACKAGE);
+      return createRequire(from).resolve(SANDBOX_PACKAGE);
     } catch {
-      return `the sandbox package ${SANDBOX_PACKAGE} is not installed; install it (npm install ${SANDBOX_PACKAGE}@0.0.79)`;
+      // Not installed there: look in the next place.
     }
-    if (process.platform !== 'linux' && process.platform !== 'darwin') {
-      return `isolation runs on Linux (bubblewrap) and macOS (sandbox-exec); this is ${process.platform}`;
-    }
-    const { SandboxManager } = (await import(SANDBOX_PACKAGE)) as typeof import('@anthropic-ai/sandbox-runtime');
-    if (!SandboxManager.isSupportedPlatform())
-      return `${SANDBOX_PACKAGE} does not support this platform (${process.platform} ${process.arch})`;
-    const { errors } = SandboxManager.checkDependencies();
-    if (errors.length > 0) {
-      const install = process.platform === 'linux' ? `; on Debian or Ubuntu: apt-get install -y ${DEBIAN_PACKAGES}` : '';
-      return `the sandbox cannot run here: ${errors.join('; ')}${install}`;
-    }
-    const dir = dirname(dirname(entry));
-    return { cli: join(dir, 'dist', 'cli.js'), dir };
-  })();
-  return checked;
+  }
+  return undefined;
+}
+
+/**
+ * Whether the OS sandbox can run here: the package installed (in the project `cwd` or beside
+ * host), a platform it supports, and the programs it needs. A string says what is missing and
+ * how to install it. Checked once per package found.
+ */
+export function findSandbox(cwd: string): Promise<Sandbox | string> {
+  const entry = sandboxEntry(cwd);
+  if (entry === undefined) {
+    return Promise.resolve(
+      `the sandbox package ${SANDBOX_PACKAGE} is not installed; install it in the project (npm install ${SANDBOX_PACKAGE}@0.0.79)`,
+    );
+  }
+  let found = checked.get(entry);
+  if (!found) {
+    found = checkSandbox(entry);
+    checked.set(entry, found);
+  }
+  return found;
+}
+
+async function checkSandbox(entry: string): Promise<Sandbox | string> {
+  if (process.platform !== 'linux' && process.platform !== 'darwin') {
+    return `isolation runs on Linux (bubblewrap) and macOS (sandbox-exec); this is ${process.platform}`;
+  }
+  const { SandboxManager } = (await import(pathToFileURL(entry).href)) as typeof import('@anthropic-ai/sandbox-runtime');
+  if (!SandboxManager.isSupportedPlatform())
+    return `${SANDBOX_PACKAGE} does not support this platform (${process.platform} ${process.arch})`;
+  const { errors } = SandboxManager.checkDependencies();
+  if (errors.length > 0) {
+    const install = process.platform === 'linux' ? `; on Debian or Ubuntu: apt-get install -y ${DEBIAN_PACKAGES}` : '';
+    return `the sandbox cannot run here: ${errors.join('; ')}${install}`;
+  }
+  const dir = dirname(dirname(entry));
+  return { cli: join(dir, 'dist', 'cli.js'), dir };
 }
 
 /** A sandbox, or a resolve-phase failure saying what is missing: an isolated plugin never runs unisolated. */
-export async function requireSandbox(): Promise<Sandbox> {
-  const sandbox = await findSandbox();
+export async function requireSandbox(cwd: string): Promise<Sandbox> {
+  const sandbox = await findSandbox(cwd);
   if (typeof sandbox === 'string') throw new PluginError({ phase: 'resolve' }, `it is to run isolated, but ${sandbox}.`);
   return sandbox;
 }
@@ -137,12 +159,44 @@ export function hostDir(): string {
   return dirname(dirname(fileURLToPath(import.meta.url)));
 }
 
+const folders = new Set<string>();
+let removeAtExit = false;
+
 /**
  * A private folder for one isolated process: its settings file, the sandbox's proxy socket (its
- * TMPDIR outside), and its HOME. Nothing of the user's is in it.
+ * TMPDIR outside), and its HOME. Nothing of the user's is in it. Removed by `removePrivateFolder`,
+ * or when this process exits, whichever comes first.
  */
 export function privateFolder(name: string): string {
-  return mkdtempSync(join(tmpdir(), `toolshed-isolated-${name}-`));
+  const folder = mkdtempSync(join(tmpdir(), `toolshed-isolated-${name}-`));
+  folders.add(folder);
+  if (!removeAtExit) {
+    removeAtExit = true;
+    // A host that exits without closing its plugins leaves no folder behind either.
+    process.once('exit', () => {
+      for (const left of folders) rmSync(left, { recursive: true, force: true });
+    });
+  }
+  return folder;
+}
+
+export function removePrivateFolder(folder: string): void {
+  folders.delete(folder);
+  rmSync(folder, { recursive: true, force: true });
+}
+
+/**
+ * Make the granted write paths that do not exist yet (a fresh project's outbox), so the grant
+ * holds on the first run: the sandbox grants only paths that exist. A name with an extension
+ * (`calls.jsonl`) is made as an empty file, any other as a folder; their parent folders as well.
+ */
+export function makeMissing(paths: readonly string[]): void {
+  for (const path of paths) {
+    if (existsSync(path)) continue;
+    const file = /[^.]\.[A-Za-z0-9]+$/.test(basename(path));
+    mkdirSync(file ? dirname(path) : path, { recursive: true, mode: 0o700 });
+    if (file) writeFileSync(path, '', { flag: 'a', mode: 0o600 });
+  }
 }
 
 export function writeSettings(folder: string, settings: object): string {

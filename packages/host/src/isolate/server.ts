@@ -1,7 +1,7 @@
 import { isRecord, PluginError, type ResolvedPermissions } from '@toolshed/core/contract';
-import type { FromEnv } from '@toolshed/mcp/mount';
+import type { FromEnv, McpMount } from '@toolshed/mcp/mount';
 import { type Grant, granted } from './grant.js';
-import { requireSandbox } from './sandbox.js';
+import { removePrivateFolder, requireSandbox } from './sandbox.js';
 import { wrapInSandbox } from './wrap.js';
 const { existsSync } = process.getBuiltinModule('node:fs');
 const { dirname, isAbsolute, join } = process.getBuiltinModule('node:path');
@@ -17,7 +17,7 @@ export async function isolateServer(
   fromEnv: FromEnv,
   where: string,
   ctx: { cwd: string; isolateAll?: boolean },
-): Promise<{ resolved: Record<string, unknown>; isolated?: ResolvedPermissions }> {
+): Promise<{ resolved: Record<string, unknown>; isolated?: ResolvedPermissions; folder?: string }> {
   const { isolate, grant, ...resolved } = entry;
   const stdio = typeof resolved.command === 'string';
   if (isolate === true && !stdio) {
@@ -34,7 +34,7 @@ export async function isolateServer(
   );
   let sandbox;
   try {
-    sandbox = await requireSandbox();
+    sandbox = await requireSandbox(ctx.cwd);
   } catch (error) {
     throw new PluginError({ phase: 'resolve' }, (error as Error).message);
   }
@@ -54,5 +54,29 @@ export async function isolateServer(
   return {
     resolved: { ...resolved, command: wrapped.command, args: wrapped.args, env: { ...env, ...wrapped.env } },
     isolated: permissions,
+    folder: wrapped.folder,
+  };
+}
+
+/**
+ * The mount of an isolated server, whose private folder (settings, proxy socket, HOME) is removed
+ * when it closes: the mount may start the server again until then, with the same settings.
+ */
+export function removingFolder(mount: McpMount, folder: string): McpMount {
+  return {
+    name: mount.name,
+    cached: () => mount.cached(),
+    refresh: () => mount.refresh(),
+    notices: () => mount.notices(),
+    tool: (name) => mount.tool(name),
+    state: () => mount.state(),
+    onToolsChanged: (listener) => mount.onToolsChanged(listener),
+    close: async () => {
+      try {
+        await mount.close();
+      } finally {
+        removePrivateFolder(folder);
+      }
+    },
   };
 }

@@ -1,5 +1,5 @@
 import type { ResolvedPermissions } from '@toolshed/core/contract';
-import { privateFolder, type Sandbox, sandboxSettings, writeSettings } from './sandbox.js';
+import { makeMissing, privateFolder, type Sandbox, sandboxSettings, writeSettings } from './sandbox.js';
 
 /** A command as the sandbox runs it: Node running the sandbox's CLI with this process's settings. */
 export interface Wrapped {
@@ -15,7 +15,8 @@ export interface Wrapped {
 
 /**
  * Wrap `command args` in the OS sandbox, granted `permissions` and able to read the `code` folders
- * (and the node_modules they import from). `name` names its private folder.
+ * (and the node_modules they import from). `name` names its private folder. Granted write paths
+ * that do not exist yet are made first.
  */
 export function wrapInSandbox(
   name: string,
@@ -25,6 +26,7 @@ export function wrapInSandbox(
   code: readonly string[],
   sandbox: Sandbox,
 ): Wrapped {
+  makeMissing(permissions.write);
   const folder = privateFolder(name);
   const file = writeSettings(folder, sandboxSettings(permissions, code, sandbox, folder));
   return {

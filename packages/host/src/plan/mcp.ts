@@ -4,7 +4,8 @@ import type { McpMount } from '@toolshed/mcp/mount';
 import type { ServerEntry } from '../mcp/entries.js';
 import { cacheDir, INSTALL_MCP, type MountRuntime } from '../mcp/runtime.js';
 import { resolveSecrets } from '../mcp/secrets.js';
-import { isolateServer } from '../isolate/server.js';
+import { isolateServer, removingFolder } from '../isolate/server.js';
+import { removePrivateFolder } from '../isolate/sandbox.js';
 import { failedState, type About, type PluginRecord } from './record.js';
 import type { Source } from './source.js';
 import type { PlannedTool, PluginState } from './state.js';
@@ -40,15 +41,16 @@ export async function locateServer(server: ServerEntry, ctx: ServerContext): Pro
   const runtime = await ctx.runtime;
   if (!runtime) throw new PluginError({ phase: 'resolve' }, `${INSTALL_MCP}.`);
   const { resolved: given, fromEnv, secrets } = resolveSecrets(server, ctx);
-  const { resolved, isolated } = await isolateServer(given, fromEnv, server.where, ctx);
+  const { resolved, isolated, folder } = await isolateServer(given, fromEnv, server.where, ctx);
   let config: ServerSource['config'];
   try {
     config = runtime.checkServerConfig(resolved, server.where);
   } catch (error) {
+    if (folder) removePrivateFolder(folder);
     // The runtime keeps secrets out of what it says; this says none either.
     throw configFailure(error, redactor(secrets));
   }
-  const mount = runtime.mountServer(config, {
+  const mounted = runtime.mountServer(config, {
     cwd: ctx.cwd,
     cacheDir: cacheDir(ctx.cwd),
     fromEnv,
@@ -56,6 +58,7 @@ export async function locateServer(server: ServerEntry, ctx: ServerContext): Pro
     ...(ctx.log ? { log: ctx.log } : {}),
     ...(ctx.progress ? { progress: ctx.progress } : {}),
   });
+  const mount = folder ? removingFolder(mounted, folder) : mounted;
   return { kind: 'mcp', mount, config, ...(isolated ? { isolated } : {}) };
 }
 

@@ -16,6 +16,9 @@ import type { ServerTool } from './definitions.js';
 import { GUARD_SOURCE } from './guard.js';
 import type { CallResult } from './result.js';
 
+// @toolshed/providers' MCP_CALL_ID_META (what serveStdio reads), written here so the mount loads no adapter.
+const CALL_ID_META = 'toolshed/callId';
+
 /** How long a server may take to answer `initialize` (and `tools/list`) unless its config says otherwise. */
 export const START_TIMEOUT_MS = 30_000;
 /**
@@ -49,7 +52,8 @@ export interface ConnectionEvents {
 export interface Connection {
   readonly pid: number | undefined;
   listTools(): Promise<ServerTool[]>;
-  callTool(name: string, input: unknown, signal: AbortSignal, report: (progress: Progress) => void): Promise<CallResult>;
+  /** `callId` goes in `_meta["toolshed/callId"]`, so a server that keeps a ledger (send_email, isolated) answers a retry from it. */
+  callTool(name: string, input: unknown, signal: AbortSignal, report: (progress: Progress) => void, callId: string): Promise<CallResult>;
   /** What ended the connection, when a fault did. */
   fault(): string | undefined;
   /** Signal the child at once (process exit, signals); no waiting. */
@@ -236,8 +240,14 @@ export async function connect(
   }
   connected = true;
   const pid = stdio?.pid ?? undefined;
-  const call = async (name: string, input: unknown, signal: AbortSignal, report: (progress: Progress) => void): Promise<CallResult> =>
-    (await client.callTool({ name, arguments: input as Record<string, unknown> }, undefined, {
+  const call = async (
+    name: string,
+    input: unknown,
+    signal: AbortSignal,
+    report: (progress: Progress) => void,
+    callId: string,
+  ): Promise<CallResult> =>
+    (await client.callTool({ name, arguments: input as Record<string, unknown>, _meta: { [CALL_ID_META]: callId } }, undefined, {
       signal,
       timeout: NO_SDK_TIMEOUT,
       onprogress: (progress) => {
@@ -276,7 +286,7 @@ export async function connect(
       }
       return tools;
     },
-    async callTool(name, input, signal, report) {
+    async callTool(name, input, signal, report, callId) {
       // A signal of its own per call: the SDK leaves its abort listener on the signal it is given,
       // and a registry hands every call without a timeout the same never-aborting one.
       const own = new AbortController();
@@ -284,7 +294,7 @@ export async function connect(
       if (signal.aborted) forward();
       else signal.addEventListener('abort', forward, { once: true });
       try {
-        return await call(name, input, own.signal, report);
+        return await call(name, input, own.signal, report, callId);
       } finally {
         signal.removeEventListener('abort', forward);
       }

@@ -223,7 +223,7 @@ class ServerMount implements McpMount {
     const h = await loadHeavy();
     let result;
     try {
-      result = await connection.callTool(serverName, input, ctx.signal, (progress) => ctx.report(progress));
+      result = await connection.callTool(serverName, input, ctx.signal, (progress) => ctx.report(progress), ctx.callId);
     } catch (error) {
       if (ctx.signal.aborted) throw error; // the registry has already reported the timeout or the abort
       const fault = connection.fault();

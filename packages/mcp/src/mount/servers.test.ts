@@ -143,6 +143,17 @@ describe('Toolshed served over stdio (serveStdio) and mounted by Toolshed', () =
     });
   });
 
+  it("carries the caller's call id to the served registry (so a served ledger answers a retry)", async () => {
+    const mount = s.mount({
+      name: 'call-ids',
+      command: process.execPath,
+      args: [path.join(packageDir, 'test-fixtures/call-id-server.mjs')],
+    });
+    const registry = registryOf([[mount, await mount.refresh()]], { approve: 'allow-all' });
+    for (const callId of ['call-77', 'call-77', 'call-78'])
+      expect(await registry.dispatch({ name: 'which_call', callId, input: {} })).toMatchObject({ ok: true, output: { callId } });
+  });
+
   it('passes progress through and cancels the served call when the caller aborts', async () => {
     const mount = s.mount(config);
     const registry = registryOf([[mount, await mount.refresh()]], { approve: 'allow-all' });
