@@ -10,7 +10,8 @@ export type ProblemKind =
   | 'samples'
   | 'output'
   | 'abort'
-  | 'invalid_input_reached_handler';
+  | 'invalid_input_reached_handler'
+  | 'permissions';
 
 /** One thing to fix, said in terms of the tool (or plugin) it is about. */
 export interface Problem {
