@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -131,6 +133,61 @@ describe('an isolated MCP server', () => {
       const read = (file: string) => host.registry.dispatch({ name: 'read', input: { file } }, { approve: 'allow-all' });
       expect(await read(path.join(p.dir, 'docs/a.txt'))).toMatchObject({ ok: true, output: { text: 'inside' } });
       expect(await read(path.join(p.dir, '.env'))).toMatchObject({ ok: true, output: { error: 'ENOENT' } });
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('the real filesystem MCP server, isolated', () => {
+  const require = createRequire(import.meta.url);
+  const serverDir = realpathSync(path.dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')));
+  // The server and what it imports sit in pnpm's store: the entry grants reading them, and nothing else of the machine.
+  const store = serverDir.slice(0, serverDir.indexOf('/.pnpm/') + '/.pnpm'.length);
+
+  /** The server given the whole project to serve; the entry grants it less. */
+  async function files(isolate: boolean) {
+    const p = project().packageJson({});
+    p.write('.env', 'SECRET=1\n');
+    p.write('shared/a.txt', 'inside');
+    const entry = {
+      command: process.execPath,
+      args: [path.join(serverDir, 'dist', 'index.js'), p.dir],
+      isolate,
+      grant: { read: [store], write: ['shared'] },
+    };
+    p.config({ mcpServers: { files: entry } });
+    const host = await createHost({ cwd: p.dir });
+    const call = (name: string, input: object) => host.registry.dispatch({ name, input }, { approve: 'allow-all' });
+    return { p, host, call };
+  }
+
+  it('reads and writes only the folder its entry grants, though the server itself would serve the whole project', async () => {
+    const { p, host, call } = await files(true);
+    try {
+      expect(host.plugins[0]).toMatchObject({ name: 'files', status: 'loaded', isolated: true });
+      expect(await call('read_text_file', { path: path.join(p.dir, 'shared/a.txt') })).toMatchObject({ ok: true });
+      expect(await call('write_file', { path: path.join(p.dir, 'shared/b.txt'), content: 'written' })).toMatchObject({ ok: true });
+      expect(readFileSync(path.join(p.dir, 'shared/b.txt'), 'utf8')).toBe('written');
+
+      const secret = await call('read_text_file', { path: path.join(p.dir, '.env') });
+      expect(secret.ok).toBe(false);
+      expect(JSON.stringify(secret)).not.toContain('SECRET=1');
+      // Under /tmp (where this project is) the sandbox gives the server a scratch /tmp of its own, so the
+      // server may say it wrote: what matters is that nothing reached the project on disk.
+      await call('write_file', { path: path.join(p.dir, 'outside.txt'), content: 'escaped' });
+      expect(existsSync(path.join(p.dir, 'outside.txt'))).toBe(false);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('reads and writes anywhere in the project unisolated, so the checks above can fail', async () => {
+    const { p, host, call } = await files(false);
+    try {
+      expect(JSON.stringify(await call('read_text_file', { path: path.join(p.dir, '.env') }))).toContain('SECRET=1');
+      expect(await call('write_file', { path: path.join(p.dir, 'outside.txt'), content: 'escaped' })).toMatchObject({ ok: true });
+      expect(existsSync(path.join(p.dir, 'outside.txt'))).toBe(true);
     } finally {
       await host.close();
     }
