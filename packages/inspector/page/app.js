@@ -1,4 +1,5 @@
 import { el, inputForm } from './form.js';
+import { partView, withoutBytes } from './parts.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -28,6 +29,30 @@ function reasonOf(plugin) {
   return '';
 }
 
+/** What a plugin may do, as `toolshed plugins` says it: its declared permissions and whether the sandbox holds it to them. */
+function permissionsOf(plugin) {
+  if (plugin.source === 'mcp' && !plugin.isolated) return el('span', { class: 'hint', text: 'its own process (an MCP server)' });
+  const where = plugin.isolated
+    ? el('strong', { class: 'ok', 'data-isolated': 'true', text: 'isolated: granted only these' })
+    : el('strong', { 'data-isolated': 'false', text: 'in the host: your full rights' });
+  const { permissions } = plugin;
+  if (!permissions) return el('div', {}, where, el('div', { 'data-permission': 'none', text: 'none declared' }));
+  const list = (items) => (items.length > 0 ? items.join(', ') : '-');
+  const rows = [
+    ['read', list(permissions.read)],
+    ['write', list(permissions.write)],
+    ['net', list(permissions.net)],
+    ['env', list(permissions.env)],
+    ['spawn', permissions.spawn ? 'yes' : 'no'],
+  ];
+  return el(
+    'div',
+    {},
+    where,
+    rows.map(([kind, value]) => el('div', { 'data-permission': kind }, el('span', { class: 'hint', text: `${kind} ` }), value)),
+  );
+}
+
 async function renderPlugins() {
   const { plugins, warnings } = await getJson('/api/plugins');
   const rows = plugins.map((plugin) =>
@@ -40,9 +65,11 @@ async function renderPlugins() {
       el('td', { class: `state-${plugin.state}`, text: plugin.state }),
       el('td', { text: reasonOf(plugin) }),
       el('td', { text: plugin.tools.join(', ') }),
+      el('td', { 'data-permissions': '' }, permissionsOf(plugin)),
       el(
         'td',
         {},
+        plugin.fullRights ? el('div', { class: 'error', 'data-full-rights': '', text: plugin.fullRights }) : '',
         plugin.warnings.map((warning) => el('div', { text: warning })),
       ),
     ),
@@ -50,7 +77,7 @@ async function renderPlugins() {
   const head = el(
     'tr',
     {},
-    ['plugin', 'version', 'source', 'state', 'reason', 'tools', 'warnings'].map((t) => el('th', { text: t })),
+    ['plugin', 'version', 'source', 'state', 'reason', 'tools', 'permissions', 'warnings'].map((t) => el('th', { text: t })),
   );
   $('#plugins').replaceChildren(
     el('table', {}, el('thead', {}, head), el('tbody', {}, rows)),
@@ -181,17 +208,78 @@ function confirmCall(tool, input) {
   return new Promise((resolve) => dialog.addEventListener('close', () => resolve(dialog.returnValue === 'run'), { once: true }));
 }
 
+const ms = (value) => `${Number(value).toFixed(1)} ms`;
+
 function showOutcome(outcome, model) {
   const code = outcome.ok ? 'ok' : outcome.error.code;
   const body = outcome.ok
     ? el('pre', { 'data-output': '', text: typeof outcome.output === 'string' ? outcome.output : pretty(outcome.output) })
     : el('p', { class: 'error', 'data-error': '', text: outcome.error.message });
+  const parts = outcome.ok && outcome.parts ? outcome.parts : [];
+  const partIssues = outcome.ok && outcome.partIssues ? outcome.partIssues : [];
   $('#try-outcome').replaceChildren(
-    el('h3', { class: outcome.ok ? 'ok' : 'bad', 'data-code': code, text: `${code} in ${outcome.durationMs} ms` }),
+    el('h3', { class: outcome.ok ? 'ok' : 'bad', 'data-code': code, text: `${code} in ${ms(outcome.durationMs)}` }),
     body,
-    el('details', {}, el('summary', { text: 'What the model reads' }), el('pre', { 'data-model': '', text: pretty(model) })),
-    el('details', {}, el('summary', { text: 'The whole outcome' }), el('pre', { text: pretty(outcome) })),
+    parts.length ? el('div', { class: 'parts', 'data-parts': parts.length }, parts.map(partView)) : '',
+    partIssues.length
+      ? el(
+          'ul',
+          { class: 'error' },
+          partIssues.map((issue) => el('li', { text: `part left out: ${issue.message}` })),
+        )
+      : '',
+    el('details', {}, el('summary', { text: 'What the model reads' }), el('pre', { 'data-model': '', text: withoutBytes(model, parts) })),
+    el('details', {}, el('summary', { text: 'The whole outcome' }), el('pre', { text: withoutBytes(outcome, parts) })),
   );
+}
+
+/** One progress report: a bar when it says its total, and its message. */
+function showProgress(progress) {
+  const { total, message } = progress;
+  const amount = total ? `${progress.progress} of ${total}` : String(progress.progress);
+  $('#try-progress').replaceChildren(
+    el(
+      'li',
+      { 'data-progress': progress.progress },
+      total ? el('progress', { value: progress.progress, max: total }) : '',
+      ` ${amount}${message ? `: ${message}` : ''}`,
+    ),
+  );
+}
+
+/** Ask the server to abort the running call; its stream then ends with the aborted outcome. */
+async function cancelCall() {
+  const call = running;
+  if (!call) return;
+  $('#try-cancel').disabled = true;
+  const asked = call.callId
+    ? await fetch('/api/cancel', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ callId: call.callId }),
+      }).catch(() => undefined)
+    : undefined;
+  // A call that ended meanwhile answers 404 and has its outcome in its stream; if the server
+  // could not be asked at all, closing the stream cancels the call.
+  if (!asked || (!asked.ok && asked.status !== 404)) call.controller.abort();
+}
+
+async function readCall(response, call) {
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffered += value;
+    const lines = buffered.split('\n');
+    buffered = lines.pop();
+    for (const line of lines.filter(Boolean)) {
+      const message = JSON.parse(line);
+      if (message.type === 'start') call.callId = message.callId;
+      else if (message.type === 'progress') showProgress(message.progress);
+      else showOutcome(message.outcome, message.model);
+    }
+  }
 }
 
 async function callTool() {
@@ -208,7 +296,8 @@ async function callTool() {
     $('#try-outcome').replaceChildren(el('p', { text: 'Not run: you did not confirm it.' }));
     return;
   }
-  running = new AbortController();
+  const call = { controller: new AbortController(), callId: undefined };
+  running = call;
   $('#try-call').disabled = true;
   $('#try-cancel').disabled = false;
   $('#try-progress').replaceChildren();
@@ -218,33 +307,24 @@ async function callTool() {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: tool.definition.name, input, confirmed, format: $('#try-format').value }),
-      signal: running.signal,
+      signal: call.controller.signal,
     });
     if (!response.ok) throw new Error((await response.json()).error);
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffered = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffered += value;
-      const lines = buffered.split('\n');
-      buffered = lines.pop();
-      for (const line of lines.filter(Boolean)) {
-        const message = JSON.parse(line);
-        if (message.type === 'progress') $('#try-progress').append(el('li', { text: pretty(message.progress) }));
-        else showOutcome(message.outcome, message.model);
-      }
-    }
+    await readCall(response, call);
   } catch (error) {
-    const text = running.signal.aborted ? 'Cancelled: the call was stopped.' : `The call could not be made: ${error.message}`;
+    const text = call.controller.signal.aborted ? 'Cancelled: the call was stopped.' : `The call could not be made: ${error.message}`;
     $('#try-outcome').replaceChildren(el('p', { class: 'error', text }));
   } finally {
+    running = undefined;
     $('#try-call').disabled = false;
     $('#try-cancel').disabled = true;
   }
 }
 
 // Search ------------------------------------------------------------------------------------
+
+// Each ranker the search API names is a column: a ranker added there shows here with no change to the page.
+const scoreText = (score) => (typeof score === 'number' ? score.toFixed(3) : '-');
 
 async function search(event) {
   event.preventDefault();
@@ -263,12 +343,13 @@ async function search(event) {
         { 'data-hit': hit.name },
         el('td', { text: index + 1 }),
         el('td', { text: hit.name }),
-        ...rankers.map((ranker) => el('td', { text: hit.scores[ranker].toFixed(3) })),
+        ...rankers.map((ranker) => el('td', { 'data-score': ranker, text: scoreText(hit.scores?.[ranker]) })),
         el('td', { text: byName.get(hit.name)?.description ?? '' }),
       ),
     ),
   );
-  if (hits.length === 0) $('#search-hits').append(el('tr', {}, el('td', { colspan: 4, text: `No tool matched "${query}".` })));
+  if (hits.length === 0)
+    $('#search-hits').append(el('tr', {}, el('td', { colspan: rankers.length + 3, text: `No tool matched "${query}".` })));
 }
 
 // Transcripts -------------------------------------------------------------------------------
@@ -361,7 +442,7 @@ $('#cost-format').addEventListener('change', () => renderCost().catch(failed('#c
 $('#cost-window').addEventListener('change', () => renderCost().catch(failed('#cost-chart')));
 $('#try-tool').addEventListener('change', renderTryForm);
 $('#try-call').addEventListener('click', callTool);
-$('#try-cancel').addEventListener('click', () => running?.abort());
+$('#try-cancel').addEventListener('click', cancelCall);
 $('#search-form').addEventListener('submit', (event) => search(event).catch(failed('#search')));
 $('#transcript-file').addEventListener('change', () => openTranscript().catch(failed('#transcripts')));
 $('#transcript-tool').addEventListener('change', renderTranscript);

@@ -1,6 +1,7 @@
 import { needsApproval, approvalRisk, type ToolDefinition } from '@toolshed/core';
 import { CONTEXT_FORMATS, createToolIndex, measureTools, measureUpFront, type ContextFormat } from '@toolshed/context';
 export { isContextFormat } from '@toolshed/context';
+import { fullRightsWarning } from '@toolshed/host';
 import { adapters, TOOL_FORMATS } from '@toolshed/providers';
 import type { Inspected } from './inspected.js';
 
@@ -10,9 +11,13 @@ function stateOf(plugin: Inspected['plugins'][number]): string {
   return plugin.status;
 }
 
+/**
+ * The host's report of each plugin as `toolshed plugins` reads it: its declared permissions,
+ * whether it runs isolated, and the warning for a third-party plugin with your full rights.
+ */
 export function pluginsView(inspected: Inspected) {
   return {
-    plugins: inspected.plugins.map((plugin) => ({ ...plugin, state: stateOf(plugin) })),
+    plugins: inspected.plugins.map((plugin) => ({ ...plugin, state: stateOf(plugin), fullRights: fullRightsWarning(plugin) })),
     warnings: inspected.warnings,
   };
 }
