@@ -3,29 +3,51 @@
 // fetched, and base64 is never shown as text.
 import { el } from './form.js';
 
+/** @typedef {import('@toolshed/core').ContentPart} ContentPart */
+/** @typedef {import('@toolshed/core').InlinePart} InlinePart */
+/** @typedef {import('@toolshed/core').TextFilePart} TextFilePart */
+/** @typedef {import('@toolshed/core').LinkedPart} LinkedPart */
+
 const MIME = /^[a-z0-9][\w.+-]{0,126}\/[\w.+-]{1,127}$/i;
 
-/** The decoded size of base64 text, from its length. */
+/**
+ * The decoded size of base64 text, from its length.
+ * @param {string} data
+ */
 function base64Bytes(data) {
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   return Math.floor((data.length * 3) / 4) - padding;
 }
 
+/** @param {number} bytes */
 export function describeBytes(bytes) {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** A MIME type safe to put in a data: URL; anything else is downloaded as plain bytes. */
+/**
+ * A MIME type safe to put in a data: URL; anything else is downloaded as plain bytes.
+ * @param {unknown} mimeType
+ */
 function safeMime(mimeType) {
   return typeof mimeType === 'string' && MIME.test(mimeType) ? mimeType : 'application/octet-stream';
 }
 
+/**
+ * @param {string} href
+ * @param {string} name
+ * @param {string} mimeType
+ * @param {number} bytes
+ */
 function download(href, name, mimeType, bytes) {
   return el('a', { href, download: name, 'data-part-download': mimeType, text: `Download ${name} (${mimeType}, ${describeBytes(bytes)})` });
 }
 
+/**
+ * @param {InlinePart} part
+ * @param {string} name
+ */
 function inline(part, name) {
   const mimeType = safeMime(part.mimeType);
   const url = `data:${mimeType};base64,${part.data}`;
@@ -38,6 +60,10 @@ function inline(part, name) {
   return download(url, name, mimeType, bytes);
 }
 
+/**
+ * @param {TextFilePart} part
+ * @param {string} name
+ */
 function textFile(part, name) {
   const mimeType = safeMime(part.mimeType);
   return download(
@@ -48,7 +74,11 @@ function textFile(part, name) {
   );
 }
 
-/** A part by reference: its address, a link only for http(s), never loaded by the page. */
+/**
+ * A part by reference: its address, a link only for http(s), never loaded by the page.
+ * @param {LinkedPart} part
+ * @param {string} name
+ */
 function linked(part, name) {
   const what = `${name} (${part.mimeType ?? 'type not given'})`;
   const web = /^https?:\/\//i.test(part.uri);
@@ -60,20 +90,26 @@ function linked(part, name) {
   );
 }
 
-/** One part as an element: its shape is told by its source field (data, text or uri alone). */
+/**
+ * One part as an element: its shape is told by its source field (data, text or uri alone).
+ * @param {ContentPart} part
+ * @param {number} index
+ */
 export function partView(part, index) {
   const name = typeof part.name === 'string' && part.name !== '' ? part.name : `${part.type}-${index + 1}`;
-  if (typeof part.data === 'string') return inline(part, name);
-  if (typeof part.text === 'string') return textFile(part, name);
+  if ('data' in part) return inline(part, name);
+  if ('text' in part) return textFile(part, name);
   return linked(part, name);
 }
 
 /**
  * JSON for reading, with the bytes of every part replaced by their size wherever they appear:
  * as a part's data, or inside a data: URL as a provider's message carries an image.
+ * @param {unknown} value
+ * @param {ContentPart[]} parts
  */
 export function withoutBytes(value, parts) {
-  const bytes = new Set(parts.filter((part) => typeof part.data === 'string').map((part) => part.data));
+  const bytes = new Set(parts.flatMap((part) => ('data' in part ? [part.data] : [])));
   return JSON.stringify(
     value,
     (_key, item) => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { approvalPolicy, type Outcome } from '@toolshed/core';
 import { adapters, TOOL_FORMATS, type ToolFormat } from '@toolshed/providers';
+import type { CallLine } from './api.js';
 import type { Inspected } from './inspected.js';
 
 export interface CallRequest {
@@ -68,7 +69,7 @@ export async function streamCall(inspected: Inspected, running: RunningCalls, ca
   const closed = () => running.cancel(callId, 'the page closed the call');
   response.on('close', closed);
   response.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' });
-  const line = (value: object) => response.write(`${JSON.stringify(value)}\n`);
+  const line = (value: CallLine) => response.write(`${JSON.stringify(value)}\n`);
   line({ type: 'start', callId });
   let outcome: Outcome;
   try {

@@ -23,8 +23,8 @@ export function pluginsView(inspected: Inspected) {
 }
 
 /** One tool as each provider's API takes it; a format that refuses the tool (strict mode) says why. */
-function formatsOf(tool: ToolDefinition): Record<string, unknown> {
-  const formats: Record<string, unknown> = {};
+function formatsOf(tool: ToolDefinition): Record<string, { ok: true; value: unknown } | { ok: false; message: string }> {
+  const formats: ReturnType<typeof formatsOf> = {};
   for (const format of TOOL_FORMATS) {
     try {
       formats[format] = { ok: true, value: adapters[format].tools([tool]) };
@@ -67,7 +67,11 @@ export async function contextView(inspected: Inspected, format: ContextFormat, c
 }
 
 /** Tool search's hits with each ranker's score; BM25 (with synonyms) is the one ranker @toolshed/context has. */
-export function searchView(inspected: Inspected, query: string, limit: number) {
+export function searchView(
+  inspected: Inspected,
+  query: string,
+  limit: number,
+): { rankers: string[]; hits: { name: string; score: number; scores: Record<string, number> }[] } {
   const index = createToolIndex(inspected.registry.list());
   return {
     rankers: ['bm25'],
