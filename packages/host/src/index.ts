@@ -4,6 +4,7 @@ export { CONFIG_FILE } from './config.js';
 export { findProjectRoot } from './root.js';
 export { ConfigError, HostError, isConfigError, isHostError, pluginLabel } from './errors.js';
 export { SUPPORTED_API_VERSIONS } from './compat.js';
+export { fullRightsWarning } from './full-rights.js';
 export { generateManifest } from './generate.js';
 export type { ManifestField, ManifestFile, ManifestTool } from './manifest.js';
 export type {

@@ -2,20 +2,41 @@
 // optional fields. Each field reads back as {present, value}; an optional field left
 // unticked is left out, as a model leaves it out.
 
-/** An element with attributes and children; text is always set as text, never parsed as HTML. */
+/**
+ * The parts of a JSON Schema the form reads.
+ * @typedef {{
+ *   type?: string | string[], enum?: unknown[], const?: unknown, anyOf?: Schema[], oneOf?: Schema[],
+ *   properties?: Record<string, Schema>, required?: string[], items?: Schema,
+ *   title?: string, description?: string, default?: unknown,
+ * }} Schema
+ */
+/** @typedef {{ element: HTMLElement, read: () => unknown }} Control */
+/** @typedef {Node | string | undefined | null} Child */
+
+/**
+ * An element with attributes and children; text is always set as text, never parsed as HTML.
+ * `style` is an object of CSS properties; any other attribute is set as a string (true as present).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, unknown>} [attributes]
+ * @param {...(Child | Child[])} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) {
     if (value === undefined || value === false) continue;
-    if (key === 'text') node.textContent = value;
+    if (key === 'text') node.textContent = String(value);
     // Through the CSSOM: the page's content security policy refuses style attributes in markup.
-    else if (key === 'style') for (const [name, css] of Object.entries(value)) node.style.setProperty(name, css);
+    else if (key === 'style')
+      for (const [name, css] of Object.entries(/** @type {Record<string, string>} */ (value))) node.style.setProperty(name, css);
     else node.setAttribute(key, value === true ? '' : String(value));
   }
   for (const child of children.flat()) if (child !== undefined && child !== null) node.append(child);
   return node;
 }
 
+/** @param {Schema} schema */
 function typeOf(schema) {
   if (Array.isArray(schema.enum)) return 'enum';
   if ('const' in schema) return 'const';
@@ -26,6 +47,10 @@ function typeOf(schema) {
   return 'json';
 }
 
+/**
+ * @param {Schema} schema
+ * @param {number} index
+ */
 function labelOf(schema, index) {
   if (schema.title) return schema.title;
   const type = typeOf(schema);
@@ -34,8 +59,15 @@ function labelOf(schema, index) {
   return type === 'json' ? `option ${index + 1}` : type;
 }
 
+/** @type {(value: unknown) => Control} */
 const fixed = (value) => ({ element: el('code', { text: JSON.stringify(value) }), read: () => value });
 
+/**
+ * @param {Schema} schema
+ * @param {string} name
+ * @param {string} type
+ * @returns {Control}
+ */
 function scalar(schema, name, type) {
   if (type === 'boolean') {
     const input = el('input', { type: 'checkbox', name, checked: schema.default === true });
@@ -49,7 +81,7 @@ function scalar(schema, name, type) {
     const select = el(
       'select',
       { name },
-      schema.enum.map((value) => el('option', { value: JSON.stringify(value), text: String(value) })),
+      (schema.enum ?? []).map((value) => el('option', { value: JSON.stringify(value), text: String(value) })),
     );
     return { element: select, read: () => JSON.parse(select.value) };
   }
@@ -58,12 +90,16 @@ function scalar(schema, name, type) {
   return { element: input, read: () => input.value };
 }
 
+/**
+ * @param {Schema} schema
+ * @param {string} name
+ * @returns {Control}
+ */
 function object(schema, name) {
   const required = new Set(schema.required ?? []);
-  const fields = Object.entries(schema.properties ?? {}).map(([key, property]) => [
-    key,
-    field(property, key, required.has(key), name ? `${name}.${key}` : key),
-  ]);
+  const fields = Object.entries(schema.properties ?? {}).map(
+    ([key, property]) => /** @type {const} */ ([key, field(property, key, required.has(key), name ? `${name}.${key}` : key)]),
+  );
   const element = el(
     'fieldset',
     { 'data-path': name || undefined },
@@ -73,6 +109,7 @@ function object(schema, name) {
   return {
     element,
     read: () => {
+      /** @type {Record<string, unknown>} */
       const value = {};
       for (const [key, f] of fields) {
         const read = f.read();
@@ -83,7 +120,13 @@ function object(schema, name) {
   };
 }
 
+/**
+ * @param {Schema} schema
+ * @param {string} name
+ * @returns {Control}
+ */
 function array(schema, name) {
+  /** @type {Control[]} */
   const items = [];
   const list = el('ol');
   const add = el('button', { type: 'button', text: `Add to ${name || 'list'}` });
@@ -101,15 +144,21 @@ function array(schema, name) {
   return { element: el('div', { class: 'array' }, list, add), read: () => items.map((item) => item.read()) };
 }
 
+/**
+ * @param {Schema} schema
+ * @param {string} name
+ * @returns {Control}
+ */
 function union(schema, name) {
-  const variants = schema.anyOf ?? schema.oneOf;
+  const variants = schema.anyOf ?? schema.oneOf ?? [];
   const select = el(
     'select',
     { 'aria-label': `${name} is` },
     variants.map((variant, index) => el('option', { value: index, text: labelOf(variant, index) })),
   );
   const holder = el('div');
-  let current;
+  /** @type {Control} */
+  let current = fixed(undefined);
   const show = () => {
     current = control(variants[Number(select.value)], name);
     holder.replaceChildren(current.element);
@@ -119,12 +168,21 @@ function union(schema, name) {
   return { element: el('div', { class: 'union' }, select, holder), read: () => current.read() };
 }
 
+/**
+ * @param {string} name
+ * @returns {Control}
+ */
 function json(name) {
   const input = el('textarea', { name, rows: 2, placeholder: 'any JSON value' });
   return { element: input, read: () => JSON.parse(input.value || 'null') };
 }
 
-/** One value of a schema: {element, read() → value}. */
+/**
+ * One value of a schema: {element, read() → value}.
+ * @param {Schema} schema
+ * @param {string} name
+ * @returns {Control}
+ */
 export function control(schema, name) {
   const type = typeOf(schema);
   if (type === 'object') return object(schema, name);
@@ -136,6 +194,13 @@ export function control(schema, name) {
 }
 
 /** A named property: its label, its description, and for an optional one a tick to include it. */
+/**
+ * @param {Schema} schema
+ * @param {string} key
+ * @param {boolean} required
+ * @param {string} path
+ * @returns {{ element: HTMLElement, read: () => { present: false } | { present: true, value: unknown } }}
+ */
 function field(schema, key, required, path) {
   const inner = control(schema, path);
   const include = required ? undefined : el('input', { type: 'checkbox', 'aria-label': `include ${path}` });
@@ -157,7 +222,11 @@ function field(schema, key, required, path) {
   return { element, read: () => (include && !include.checked ? { present: false } : { present: true, value: inner.read() }) };
 }
 
-/** The whole input form for a tool's input schema. */
+/**
+ * The whole input form for a tool's input schema.
+ * @param {unknown} schema
+ * @returns {Control}
+ */
 export function inputForm(schema) {
-  return control(schema && typeof schema === 'object' ? schema : { type: 'object' }, '');
+  return control(schema && typeof schema === 'object' ? /** @type {Schema} */ (schema) : { type: 'object' }, '');
 }

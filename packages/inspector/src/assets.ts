@@ -5,6 +5,7 @@ export const ASSETS: Readonly<Record<string, string>> = {
   '/': 'index.html',
   '/app.js': 'app.js',
   '/form.js': 'form.js',
+  '/parts.js': 'parts.js',
   '/style.css': 'style.css',
 };
 

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { approvalPolicy, type Outcome } from '@toolshed/core';
 import { adapters, TOOL_FORMATS, type ToolFormat } from '@toolshed/providers';
+import type { CallLine } from './api.js';
 import type { Inspected } from './inspected.js';
 
 export interface CallRequest {
@@ -24,29 +26,66 @@ export function parseCallRequest(body: unknown): { ok: true; call: CallRequest }
   return { ok: true, call: { name, input: input ?? {}, confirmed: confirmed === true, format: chosen as ToolFormat } };
 }
 
+/** The callId of a running call named by `POST /api/cancel`, or what was wrong with the body. */
+export function parseCancelRequest(body: unknown): { ok: true; callId: string } | { ok: false; message: string } {
+  const callId = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).callId : undefined;
+  if (typeof callId !== 'string' || callId === '') return { ok: false, message: '"callId" must be the id of a running call.' };
+  return { ok: true, callId };
+}
+
 const UNCONFIRMED = 'the person using toolshed inspect did not confirm this call in the page';
+
+/** The calls the page started that have not ended, by call id, so Cancel can abort one. */
+export class RunningCalls {
+  readonly #calls = new Map<string, AbortController>();
+
+  start(callId: string): AbortSignal {
+    const controller = new AbortController();
+    this.#calls.set(callId, controller);
+    return controller.signal;
+  }
+
+  /** Whether a running call had that id (a call that already ended cannot be cancelled). */
+  cancel(callId: string, reason: string): boolean {
+    const controller = this.#calls.get(callId);
+    controller?.abort(new Error(reason));
+    return controller !== undefined;
+  }
+
+  end(callId: string): void {
+    this.#calls.delete(callId);
+  }
+}
 
 /**
  * Dispatch through the registry, as a harness does: core validates the input, asks approval
  * (granted only by the page's confirmation) and reports progress. The answer is a stream of
- * JSON lines, progress first and the outcome last; closing the request cancels the call.
+ * JSON lines: the call id first (what Cancel names), then progress, and the outcome last, an
+ * `aborted` one when the page cancelled. Closing the request cancels the call too.
  */
-export async function streamCall(inspected: Inspected, call: CallRequest, response: ServerResponse) {
-  const controller = new AbortController();
-  const cancel = () => controller.abort(new Error('the page cancelled the call'));
-  response.on('close', cancel);
+export async function streamCall(inspected: Inspected, running: RunningCalls, call: CallRequest, response: ServerResponse) {
+  const callId = `inspect_${randomUUID()}`;
+  const signal = running.start(callId);
+  const closed = () => running.cancel(callId, 'the page closed the call');
+  response.on('close', closed);
   response.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' });
-  const line = (value: object) => response.write(`${JSON.stringify(value)}\n`);
-  const outcome: Outcome = await inspected.registry.dispatch(
-    { name: call.name, input: call.input },
-    {
-      signal: controller.signal,
-      approve: approvalPolicy(() => (call.confirmed ? true : { approved: false, reason: UNCONFIRMED })),
-      onProgress: (progress) => line({ type: 'progress', progress }),
-    },
-  );
-  response.off('close', cancel);
-  // The page went away (cancel): nobody is left to read the outcome.
+  const line = (value: CallLine) => response.write(`${JSON.stringify(value)}\n`);
+  line({ type: 'start', callId });
+  let outcome: Outcome;
+  try {
+    outcome = await inspected.registry.dispatch(
+      { name: call.name, input: call.input, callId },
+      {
+        signal,
+        approve: approvalPolicy(() => (call.confirmed ? true : { approved: false, reason: UNCONFIRMED })),
+        onProgress: (progress) => line({ type: 'progress', progress }),
+      },
+    );
+  } finally {
+    running.end(callId);
+    response.off('close', closed);
+  }
+  // The page went away: nobody is left to read the outcome.
   if (response.destroyed) return;
   line({ type: 'outcome', outcome, model: adapters[call.format].results([outcome]) });
   response.end();

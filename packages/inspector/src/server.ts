@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ASSETS, readAsset } from './assets.js';
-import { parseCallRequest, streamCall } from './call.js';
+import { parseCallRequest, parseCancelRequest, RunningCalls, streamCall } from './call.js';
 import { checkRequest, guardFor, isLoopback } from './guard.js';
 import type { Inspected } from './inspected.js';
 import { Session } from './session.js';
@@ -29,7 +29,7 @@ const MAX_BODY = 1024 * 1024;
 // The page runs only its own files: no inline script, nothing from elsewhere, never in a frame.
 const PAGE_HEADERS = {
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
@@ -73,7 +73,13 @@ function positiveInteger(text: string | null): number | undefined {
   return Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
-async function api(inspected: Inspected, url: URL, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function api(
+  inspected: Inspected,
+  running: RunningCalls,
+  url: URL,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   const route = `${request.method} ${url.pathname}`;
   switch (route) {
     case 'GET /api/plugins':
@@ -96,7 +102,16 @@ async function api(inspected: Inspected, url: URL, request: IncomingMessage, res
       if (!body.ok) return sendJson(response, 400, { error: body.message });
       const call = parseCallRequest(body.value);
       if (!call.ok) return sendJson(response, 400, { error: call.message });
-      return streamCall(inspected, call.call, response);
+      return streamCall(inspected, running, call.call, response);
+    }
+    case 'POST /api/cancel': {
+      const body = await readJson(request);
+      if (!body.ok) return sendJson(response, 400, { error: body.message });
+      const cancel = parseCancelRequest(body.value);
+      if (!cancel.ok) return sendJson(response, 400, { error: cancel.message });
+      const cancelled = running.cancel(cancel.callId, 'the person using toolshed inspect pressed Cancel');
+      // The call's own stream carries its aborted outcome; a call that already ended has its outcome there too.
+      return sendJson(response, cancelled ? 202 : 404, cancelled ? { cancelled: true } : { error: `No running call ${cancel.callId}.` });
     }
     default:
       return sendJson(response, 404, { error: `No ${route} here.` });
@@ -105,6 +120,7 @@ async function api(inspected: Inspected, url: URL, request: IncomingMessage, res
 
 async function handle(
   inspected: Inspected,
+  running: RunningCalls,
   session: Session,
   guard: ReturnType<typeof guardFor>,
   request: IncomingMessage,
@@ -129,7 +145,7 @@ async function handle(
       'Open the URL that toolshed inspect printed (it holds a one-time token); this browser has no session yet.',
     );
   }
-  if (url.pathname.startsWith('/api/')) return api(inspected, url, request, response);
+  if (url.pathname.startsWith('/api/')) return api(inspected, running, url, request, response);
   const file = ASSETS[url.pathname];
   if (request.method !== 'GET' || file === undefined) return refuse(response, 404, `No ${request.method} ${url.pathname} here.`);
   const asset = await readAsset(file);
@@ -139,10 +155,11 @@ async function handle(
 /** Serve the inspector page for a host's plugins and tools until `close()`. */
 export async function startInspector(inspected: Inspected, options: InspectorOptions = {}): Promise<Inspector> {
   const session = new Session();
+  const running = new RunningCalls();
   const host = options.host ?? '127.0.0.1';
   let guard = guardFor(host, 0);
   const server = createServer((request, response) => {
-    handle(inspected, session, guard, request, response).catch((error: unknown) => {
+    handle(inspected, running, session, guard, request, response).catch((error: unknown) => {
       if (!response.headersSent) sendJson(response, 500, { error: (error as Error).message });
       else response.destroy();
     });

@@ -1,6 +1,7 @@
 import { needsApproval, approvalRisk, type ToolDefinition } from '@toolshed/core';
 import { CONTEXT_FORMATS, createToolIndex, measureTools, measureUpFront, type ContextFormat } from '@toolshed/context';
 export { isContextFormat } from '@toolshed/context';
+import { fullRightsWarning } from '@toolshed/host';
 import { adapters, TOOL_FORMATS } from '@toolshed/providers';
 import type { Inspected } from './inspected.js';
 
@@ -10,16 +11,20 @@ function stateOf(plugin: Inspected['plugins'][number]): string {
   return plugin.status;
 }
 
+/**
+ * The host's report of each plugin as `toolshed plugins` reads it: its declared permissions,
+ * whether it runs isolated, and the warning for a third-party plugin with your full rights.
+ */
 export function pluginsView(inspected: Inspected) {
   return {
-    plugins: inspected.plugins.map((plugin) => ({ ...plugin, state: stateOf(plugin) })),
+    plugins: inspected.plugins.map((plugin) => ({ ...plugin, state: stateOf(plugin), fullRights: fullRightsWarning(plugin) })),
     warnings: inspected.warnings,
   };
 }
 
 /** One tool as each provider's API takes it; a format that refuses the tool (strict mode) says why. */
-function formatsOf(tool: ToolDefinition): Record<string, unknown> {
-  const formats: Record<string, unknown> = {};
+function formatsOf(tool: ToolDefinition): Record<string, { ok: true; value: unknown } | { ok: false; message: string }> {
+  const formats: ReturnType<typeof formatsOf> = {};
   for (const format of TOOL_FORMATS) {
     try {
       formats[format] = { ok: true, value: adapters[format].tools([tool]) };
@@ -62,7 +67,11 @@ export async function contextView(inspected: Inspected, format: ContextFormat, c
 }
 
 /** Tool search's hits with each ranker's score; BM25 (with synonyms) is the one ranker @toolshed/context has. */
-export function searchView(inspected: Inspected, query: string, limit: number) {
+export function searchView(
+  inspected: Inspected,
+  query: string,
+  limit: number,
+): { rankers: string[]; hits: { name: string; score: number; scores: Record<string, number> }[] } {
   const index = createToolIndex(inspected.registry.list());
   return {
     rankers: ['bm25'],

@@ -1,7 +1,8 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
+import { crc32, deflateSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -23,6 +24,135 @@ function install(name: string, dir: string): void {
   symlinkSync(dir, path.join(project, 'node_modules', name), 'dir');
 }
 
+/** A real PNG of the given size: one gray pixel row after another, deflated, each chunk with its CRC. */
+function png(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 0, 0, 0, 0], 8); // 8-bit grayscale, no interlace
+  const rows = Buffer.alloc((width + 1) * height, 0x80);
+  for (let row = 0; row < height; row++) rows[row * (width + 1)] = 0; // filter: none
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A real WAV: one second of silence, 8-bit mono at 8000 samples a second. */
+function wav(): Buffer {
+  const samples = 8000;
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(36 + samples, 4);
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(8000, 28);
+  header.writeUInt16LE(1, 32);
+  header.writeUInt16LE(8, 34);
+  header.write('data', 36, 'latin1');
+  header.writeUInt32LE(samples, 40);
+  return Buffer.concat([header, Buffer.alloc(samples, 0x80)]);
+}
+
+const PDF = Buffer.from('%PDF-1.4\n% a fixture, not a whole document\n%%EOF\n', 'latin1');
+
+/**
+ * Two plugins of a third party, as a user installs them: tool-slow in the host (progress,
+ * cancel, audio and file parts), tool-boxed isolated with a granted read.
+ */
+function writeFixturePlugins(): void {
+  const plugin = (name: string, toolshed: object, code: string) => {
+    const dir = path.join(project, 'node_modules', name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({
+        name,
+        version: '0.1.0',
+        type: 'module',
+        exports: './index.js',
+        peerDependencies: { '@toolshed/core': '^1' },
+        toolshed: { apiVersion: 1, manifest: './toolshed.json', ...toolshed },
+      }),
+    );
+    writeFileSync(path.join(dir, 'index.js'), code);
+    // The tools' schemas, generated as a plugin's build does: an isolated plugin is listed without running its code.
+    execFileSync(process.execPath, [path.join(workspace, 'packages/host/bin/toolshed-manifest.js'), '--dir', dir], { stdio: 'pipe' });
+  };
+  plugin(
+    'tool-slow',
+    { tools: ['slow_count', 'media_sample'] },
+    `import { definePlugin, defineTool, withParts } from '@toolshed/core';
+import * as v from 'valibot';
+const wait = (ms, signal) => new Promise((resolve, reject) => {
+  const timer = setTimeout(resolve, ms);
+  signal.addEventListener('abort', () => { clearTimeout(timer); reject(signal.reason); }, { once: true });
+});
+export default definePlugin({
+  name: 'tool-slow',
+  apiVersion: 1,
+  tools: [
+    defineTool({
+      name: 'slow_count',
+      description: 'Counts slowly to a number, reporting each step.',
+      input: v.object({ to: v.number() }),
+      annotations: { readOnly: true },
+      timeoutMs: 600000,
+      run: async ({ to }, ctx) => {
+        for (let step = 1; step <= to; step++) {
+          ctx.report({ progress: step, total: to, message: 'step ' + step });
+          await wait(100, ctx.signal);
+        }
+        return { counted: to };
+      },
+    }),
+    defineTool({
+      name: 'media_sample',
+      description: 'Returns a second of silence and a PDF as content parts.',
+      input: v.object({}),
+      annotations: { readOnly: true },
+      parts: ['audio', 'file'],
+      run: () => withParts({ made: 2 }, [
+        { type: 'audio', mimeType: 'audio/wav', name: 'silence.wav', data: ${JSON.stringify(wav().toString('base64'))} },
+        { type: 'file', mimeType: 'application/pdf', name: 'note.pdf', data: ${JSON.stringify(PDF.toString('base64'))} },
+      ]),
+    }),
+  ],
+});
+`,
+  );
+  plugin(
+    'tool-boxed',
+    { tools: ['boxed_peek'], permissions: { read: ['docs'] } },
+    `import { definePlugin, defineTool } from '@toolshed/core';
+import * as v from 'valibot';
+export default definePlugin({
+  name: 'tool-boxed',
+  apiVersion: 1,
+  tools: [defineTool({ name: 'boxed_peek', description: 'Says hello from its sandbox.', input: v.object({}), annotations: { readOnly: true }, run: () => ({ hello: 'from the box' }) })],
+});
+`,
+  );
+  mkdirSync(path.join(project, 'docs'), { recursive: true });
+  writeFileSync(
+    path.join(project, 'toolshed.config.json'),
+    JSON.stringify({ plugins: [{ plugin: 'tool-boxed', isolate: true, grant: { read: ['docs'] } }] }),
+  );
+}
+
 function toolshed(args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>
     execFile(process.execPath, [bin, ...args], { cwd: project }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
@@ -35,9 +165,20 @@ beforeAll(async () => {
   install('valibot', realpathSync(path.join(workspace, 'packages/core/node_modules/valibot')));
   install('@toolshed/tool-echo', path.join(workspace, 'plugins/echo'));
   install('@toolshed/tool-send-email', path.join(workspace, 'plugins/send-email'));
+  install('@toolshed/tool-read-file', path.join(workspace, 'plugins/read-file'));
+  writeFixturePlugins();
   writeFileSync(
     path.join(project, 'package.json'),
-    JSON.stringify({ name: 'app', private: true, dependencies: { '@toolshed/tool-echo': '^1', '@toolshed/tool-send-email': '^1' } }),
+    JSON.stringify({
+      name: 'app',
+      private: true,
+      dependencies: {
+        '@toolshed/tool-echo': '^1',
+        '@toolshed/tool-send-email': '^1',
+        '@toolshed/tool-read-file': '^1',
+        'tool-slow': '^0.1.0',
+      },
+    }),
   );
   server = spawn(process.execPath, [bin, 'inspect'], { cwd: project, stdio: ['ignore', 'pipe', 'inherit'] });
   url = await new Promise<string>((resolve, reject) => {
@@ -67,6 +208,11 @@ async function openPage(): Promise<Page> {
 }
 
 let shared: Page | undefined;
+
+// What the tests read of an <img>, an <audio> and a <progress> (the CLI's types have no DOM).
+type Drawn = { naturalWidth: number; naturalHeight: number };
+type Played = { duration: number };
+type Bar = { value: number; max: number };
 const page = async () => (shared ??= await openPage());
 
 describe('toolshed inspect in a browser', () => {
@@ -75,9 +221,40 @@ describe('toolshed inspect in a browser', () => {
     await expect(p.locator('[data-plugin="@toolshed/tool-echo"]').textContent()).resolves.toContain('deferred');
     await p.click('nav button[data-view="tools"]');
     expect(await p.locator('#tool-list article').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-tool')))).toEqual([
+      'boxed_peek',
       'echo',
       'send_email',
+      'read_file',
+      'slow_count',
+      'media_sample',
     ]);
+  });
+
+  it('shows each plugin’s permissions and isolation as toolshed plugins reports them, and warns about a third party with full rights', async () => {
+    const p = await page();
+    await p.click('nav button[data-view="plugins"]');
+    const { plugins } = JSON.parse(await toolshed(['plugins', '--json'])) as {
+      plugins: { name: string; isolated: boolean; permissions?: Record<string, string[] | boolean> }[];
+    };
+    const boxed = plugins.find((plugin) => plugin.name === 'tool-boxed')!;
+    expect(boxed).toMatchObject({ isolated: true, permissions: { read: ['docs'] } });
+    for (const plugin of plugins) {
+      const row = p.locator(`[data-plugin="${plugin.name}"]`);
+      await expect(row.locator('[data-isolated]').getAttribute('data-isolated')).resolves.toBe(String(plugin.isolated));
+      for (const kind of ['read', 'write', 'net', 'env'] as const) {
+        const granted = plugin.permissions?.[kind] as string[] | undefined;
+        if (granted === undefined) continue;
+        await expect(row.locator(`[data-permission="${kind}"]`).textContent()).resolves.toBe(
+          `${kind} ${granted.length > 0 ? granted.join(', ') : '-'}`,
+        );
+      }
+    }
+    await expect(p.locator('[data-plugin="tool-boxed"] [data-isolated]').textContent()).resolves.toBe('isolated: granted only these');
+    await expect(p.locator('[data-plugin="tool-slow"] [data-full-rights]').textContent()).resolves.toContain(
+      'third-party plugin running with your full rights',
+    );
+    await expect(p.locator('[data-plugin="tool-boxed"] [data-full-rights]').count()).resolves.toBe(0);
+    await expect(p.locator('[data-plugin="@toolshed/tool-echo"] [data-full-rights]').count()).resolves.toBe(0);
   });
 
   it('shows the token cost of each tool with the numbers toolshed context --json prints', async () => {
@@ -133,6 +310,114 @@ describe('toolshed inspect in a browser', () => {
     await p.click('#confirm-run');
     await p.locator('[data-code="ok"]').waitFor();
     expect(readdirSync(path.join(project, '.toolshed/outbox')).filter((file) => file.endsWith('.eml'))).toHaveLength(1);
+  });
+
+  it('draws an image part read_file returns as an image of its size, never as base64 text', async () => {
+    const image = png(7, 5);
+    writeFileSync(path.join(project, 'pixel.png'), image);
+    const p = await page();
+    await p.click('nav button[data-view="try"]');
+    await p.selectOption('#try-tool', 'read_file');
+    await p.fill('#try-form textarea[name="path"]', 'pixel.png');
+    await p.click('#try-call');
+    const img = p.locator('#try-outcome img[data-part-image="image/png"]');
+    await img.waitFor();
+    await p.waitForFunction("document.querySelector('#try-outcome img').complete");
+    await expect(
+      img.evaluate((node) => [(node as unknown as Drawn).naturalWidth, (node as unknown as Drawn).naturalHeight]),
+    ).resolves.toEqual([7, 5]);
+    await expect(img.getAttribute('src')).resolves.toBe(`data:image/png;base64,${image.toString('base64')}`);
+    // Not in the output, the model's message or the whole outcome: the page says the size instead.
+    await expect(p.locator('#try-outcome').textContent()).resolves.not.toContain(image.toString('base64').slice(0, 24));
+    await expect(p.locator('#try-outcome').textContent()).resolves.toContain(`${image.length} bytes of base64, shown above`);
+  });
+
+  it('plays an audio part and offers a file part as a download with its type and size', async () => {
+    const p = await page();
+    await p.click('nav button[data-view="try"]');
+    await p.selectOption('#try-tool', 'media_sample');
+    await p.click('#try-call');
+    const audio = p.locator('#try-outcome audio[data-part-audio="audio/wav"]');
+    await audio.waitFor();
+    await expect(audio.getAttribute('controls')).resolves.toBe('');
+    // One second of audio: the browser decoded the part's bytes.
+    await p.waitForFunction("document.querySelector('#try-outcome audio').readyState >= 1");
+    await expect(audio.evaluate((node) => (node as unknown as Played).duration)).resolves.toBeCloseTo(1, 2);
+    const link = p.locator('#try-outcome a[data-part-download="application/pdf"]');
+    await expect(link.textContent()).resolves.toBe(`Download note.pdf (application/pdf, ${PDF.length} bytes)`);
+    const [download] = await Promise.all([p.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toBe('note.pdf');
+    expect(readFileSync((await download.path())!)).toEqual(PDF);
+    await expect(p.locator('#try-outcome').textContent()).resolves.not.toContain(wav().toString('base64').slice(0, 24));
+  });
+
+  it('shows a running tool’s progress as it comes, and Cancel aborts it with the aborted outcome', async () => {
+    const p = await page();
+    await p.click('nav button[data-view="try"]');
+    await p.selectOption('#try-tool', 'slow_count');
+    await p.fill('#try-form input[name="to"]', '1000');
+    await p.click('#try-call');
+    // The third report arrives while the call runs: the page shows it with its bar and message.
+    await p.locator('#try-progress [data-progress="3"]', { hasText: '3 of 1000: step 3' }).waitFor();
+    await expect(
+      p.locator('#try-progress progress').evaluate((node) => [(node as unknown as Bar).value, (node as unknown as Bar).max]),
+    ).resolves.toEqual([3, 1000]);
+    await expect(p.locator('[data-code]').count()).resolves.toBe(0);
+    await p.click('#try-cancel');
+    await p.locator('[data-code="aborted"]').waitFor();
+    await expect(p.locator('[data-error]').textContent()).resolves.toContain('slow_count');
+    await expect(p.locator('#try-call').isDisabled()).resolves.toBe(false);
+    const reports = Number(await p.locator('#try-progress [data-progress]').getAttribute('data-progress'));
+    await p.waitForTimeout(300);
+    // Nothing more came: the call stopped.
+    await expect(p.locator('#try-progress [data-progress]').getAttribute('data-progress')).resolves.toBe(String(reports));
+  });
+
+  it('lists the ranked tools with the score of each ranker the search API names', async () => {
+    const p = await page();
+    await p.click('nav button[data-view="search"]');
+    await p.fill('#search-query', 'send an email message');
+    await p.click('#search-form button[type="submit"]');
+    await p.locator('[data-hit]').first().waitFor();
+    const api = (await p.evaluate(() => fetch('/api/search?q=send%20an%20email%20message').then((r) => r.json()))) as {
+      rankers: string[];
+      hits: { name: string; scores: Record<string, number> }[];
+    };
+    expect(api.rankers).toEqual(['bm25']);
+    await expect(p.locator('#search-hits th').allTextContents()).resolves.toEqual(['#', 'tool', 'bm25', 'description']);
+    await expect(p.locator('[data-hit]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-hit')))).resolves.toEqual(
+      api.hits.map((hit) => hit.name),
+    );
+    expect(api.hits[0]!.name).toBe('send_email');
+    await expect(p.locator('[data-hit="send_email"] [data-score="bm25"]').textContent()).resolves.toBe(
+      api.hits[0]!.scores.bm25!.toFixed(3),
+    );
+  });
+
+  it('draws a second ranker as a column of its own when the search API names one', async () => {
+    const p = await (await page()).context().newPage();
+    await p.goto(origin);
+    await p.waitForSelector('body[data-ready]');
+    // Only BM25 exists today: the answer is replaced to show the page takes its columns from the API.
+    await p.route('**/api/search?*', (route) =>
+      route.fulfill({
+        json: {
+          rankers: ['bm25', 'meaning'],
+          hits: [
+            { name: 'echo', score: 1, scores: { bm25: 1.5, meaning: 0.25 } },
+            { name: 'send_email', score: 0.5, scores: { bm25: 0.5 } },
+          ],
+        },
+      }),
+    );
+    await p.click('nav button[data-view="search"]');
+    await p.fill('#search-query', 'anything');
+    await p.click('#search-form button[type="submit"]');
+    await p.locator('[data-hit]').first().waitFor();
+    await expect(p.locator('#search-hits th').allTextContents()).resolves.toEqual(['#', 'tool', 'bm25', 'meaning', 'description']);
+    await expect(p.locator('[data-hit="echo"] [data-score]').allTextContents()).resolves.toEqual(['1.500', '0.250']);
+    await expect(p.locator('[data-hit="send_email"] [data-score]').allTextContents()).resolves.toEqual(['0.500', '-']);
+    await p.close();
   });
 
   it('renders a transcript file as a timeline, filterable by tool and outcome', async () => {

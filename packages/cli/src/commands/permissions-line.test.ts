@@ -1,6 +1,6 @@
 import type { PluginReport } from '@toolshed/host';
 import { describe, expect, it } from 'vitest';
-import { describePermissions, fullRightsWarning } from './permissions-line.js';
+import { describePermissions } from './permissions-line.js';
 
 const report = (fields: Partial<PluginReport>): PluginReport => ({
   name: 'tool-x',
@@ -22,10 +22,7 @@ describe('toolshed plugins, on permissions', () => {
     );
   });
 
-  it('says a plugin in the host has your full rights, and warns about one from a third party', () => {
+  it('says a plugin in the host has your full rights', () => {
     expect(describePermissions(report({}))).toBe('permissions: none declared (runs in the host with your full rights)');
-    expect(fullRightsWarning(report({}))).toContain('set "isolate": true');
-    expect(fullRightsWarning(report({ name: '@toolshed/tool-echo' }))).toBeUndefined();
-    expect(fullRightsWarning(report({ isolated: true }))).toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { pluginLabel, type McpServerReport } from '@toolshed/host';
+import { fullRightsWarning, pluginLabel, type McpServerReport } from '@toolshed/host';
 import { pluginReport } from '../host.js';
 import { style } from '../style.js';
-import { describePermissions, fullRightsWarning } from './permissions-line.js';
+import { describePermissions } from './permissions-line.js';
 
 const SOURCES = { code: 'code', config: 'toolshed.config.json', dependency: 'package.json', mcp: 'mcpServers' } as const;
 
