@@ -1,6 +1,13 @@
 /** The kinds of content a tool may return besides its JSON output, as every model API names them. */
 export const PART_TYPES = ['image', 'audio', 'file'] as const;
 
+/**
+ * The `_meta` key an MCP content block carries a part's `name` in: MCP's image, audio and
+ * embedded resource blocks have no name of their own, and a part served out and mounted back
+ * (an isolated plugin, a Toolshed server mounted by another) keeps its name.
+ */
+export const PART_NAME_META = 'toolshed/name';
+
 export type PartType = (typeof PART_TYPES)[number];
 
 interface PartBase {

@@ -29,7 +29,7 @@ export { checkPluginShape, pluginFromModule } from './plugin-shape.js';
 export { MIN_SECRET_LENGTH, REDACTED, redactDeep, redactor, secretSpellings } from './redact.js';
 export type { Redact } from './redact.js';
 // Content parts (images, audio, files): the light entry carries them so mcp's mount and the CLI need no valibot.
-export { isInlinePart, isLinkedPart, isTextFilePart, PART_TYPES, partBytes } from './content-part.js';
+export { isInlinePart, isLinkedPart, isTextFilePart, PART_NAME_META, PART_TYPES, partBytes } from './content-part.js';
 export type { ContentPart, InlinePart, LinkedPart, PartType, TextFilePart } from './content-part.js';
 export { isWithParts, withParts } from './with-parts.js';
 export type { WithParts } from './with-parts.js';

@@ -1,6 +1,6 @@
 export { defineTool } from './tool.js';
 export type { AnySchema, AnyTool, Progress, Tool, ToolAnnotations, ToolContext, ToolLogger, ToolResult, ToolReturn } from './tool.js';
-export { isInlinePart, isLinkedPart, isTextFilePart, PART_TYPES, partBytes } from './content-part.js';
+export { isInlinePart, isLinkedPart, isTextFilePart, PART_NAME_META, PART_TYPES, partBytes } from './content-part.js';
 export type { ContentPart, InlinePart, LinkedPart, PartType, TextFilePart } from './content-part.js';
 export { isWithParts, withParts } from './with-parts.js';
 export type { WithParts } from './with-parts.js';

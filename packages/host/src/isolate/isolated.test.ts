@@ -55,6 +55,49 @@ describe('an isolated plugin', () => {
     }
   });
 
+  it("carries a result's parts across the boundary as they were, names included", async () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const p = project().packageJson({ dependencies: { shooter: '1.0.0' } });
+    p.plugin({
+      name: 'shooter',
+      code: `import { definePlugin, defineTool, withParts } from '@toolshed/core';
+import * as v from 'valibot';
+export default definePlugin({
+  name: 'shooter',
+  apiVersion: 1,
+  tools: [defineTool({
+    name: 'shoot',
+    description: 'Takes a picture.',
+    input: v.object({}),
+    parts: ['image', 'file'],
+    annotations: { readOnly: true },
+    run: () => withParts('Took one.', [
+      { type: 'image', mimeType: 'image/png', data: '${png}', name: 'dot.png' },
+      { type: 'file', mimeType: 'text/markdown', text: '# Notes', uri: 'file:///notes.md', name: 'notes.md' },
+    ]),
+  })],
+});
+`,
+      packageJson: { toolshed: { apiVersion: 1, tools: ['shoot'], manifest: './dist/toolshed.json', permissions: {} } },
+    });
+    p.buildManifest('node_modules/shooter');
+    p.config({ isolate: true });
+    const host = await createHost({ cwd: p.dir });
+    try {
+      const outcome = await host.registry.dispatch({ name: 'shoot', input: {} });
+      expect(outcome, JSON.stringify(outcome)).toMatchObject({
+        ok: true,
+        output: 'Took one.',
+        parts: [
+          { type: 'image', mimeType: 'image/png', data: png, name: 'dot.png' },
+          { type: 'file', mimeType: 'text/markdown', text: '# Notes', uri: 'file:///notes.md', name: 'notes.md' },
+        ],
+      });
+    } finally {
+      await host.close();
+    }
+  });
+
   it('reads only what it declares and is granted', async () => {
     const p = project().packageJson({ dependencies: { reader: '1.0.0' } });
     p.write('.env', 'SECRET=1\n');

@@ -47,4 +47,25 @@ describe('toOutput', () => {
       { type: 'image', mimeType: '', data: PNG },
     ]);
   });
+
+  it("takes a part's name from the block's _meta, as toolshed serve sends it, and nothing else from there", () => {
+    const result = toOutput(
+      {
+        content: [
+          { type: 'image', data: PNG, mimeType: 'image/png', _meta: { 'toolshed/name': 'shot.png' } },
+          { type: 'resource', resource: { uri: 'file:///a.png', blob: PNG }, _meta: { 'toolshed/name': 'a.png' } },
+          { type: 'image', data: PNG, mimeType: 'image/png', _meta: { 'toolshed/name': 42, other: 'x' } },
+          { type: 'resource_link', uri: 'file:///b.md', name: 'b.md', _meta: { 'toolshed/name': 'not this' } },
+        ],
+      },
+      'shot',
+      'browser',
+    );
+    expect(result.parts).toEqual([
+      { type: 'image', mimeType: 'image/png', data: PNG, name: 'shot.png' },
+      { type: 'image', mimeType: 'image/png', data: PNG, uri: 'file:///a.png', name: 'a.png' },
+      { type: 'image', mimeType: 'image/png', data: PNG },
+      { type: 'file', uri: 'file:///b.md', name: 'b.md' },
+    ]);
+  });
 });

@@ -1,4 +1,4 @@
-import { type ContentPart, type LinkedPart, sniffMime, ToolError } from '@toolshed/core/contract';
+import { type ContentPart, type LinkedPart, PART_NAME_META, sniffMime, ToolError } from '@toolshed/core/contract';
 
 interface Content {
   type: string;
@@ -60,6 +60,14 @@ export function toOutput(result: CallResult, tool: string, server: string): Spli
  * without a MIME type is named by its bytes when they say, else as MCP's defaults read it.
  */
 function partOf(item: Content): ContentPart | undefined {
+  const part = blockPart(item);
+  // A name a Toolshed server put in the block's _meta (MCP's blocks have none of their own).
+  const name = (item._meta as Content | undefined)?.[PART_NAME_META];
+  if (part && item.type !== 'resource_link' && typeof name === 'string' && name !== '') part.name = name;
+  return part;
+}
+
+function blockPart(item: Content): ContentPart | undefined {
   if ((item.type === 'image' || item.type === 'audio') && typeof item.data === 'string') {
     return { type: item.type, mimeType: stringOr(item.mimeType, ''), data: item.data };
   }

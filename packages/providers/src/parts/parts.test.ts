@@ -141,13 +141,17 @@ describe('Gemini and MCP', () => {
     });
   });
 
-  it('MCP: every part as its block', async () => {
+  it("MCP: every part as its block, a name in the block's _meta", async () => {
     const [result] = mcp.results(await outcomesOf([image, audio, pdf, link]));
     expect(result!.content).toEqual([
       { type: 'text', text: 'Took a screenshot.' },
-      { type: 'image', data: PNG, mimeType: 'image/png' },
+      { type: 'image', data: PNG, mimeType: 'image/png', _meta: { 'toolshed/name': 'shot.png' } },
       { type: 'audio', data: WAV, mimeType: 'audio/wav' },
-      { type: 'resource', resource: { uri: 'toolshed://result/part/2', mimeType: 'application/pdf', blob: PDF } },
+      {
+        type: 'resource',
+        resource: { uri: 'toolshed://result/part/2', mimeType: 'application/pdf', blob: PDF },
+        _meta: { 'toolshed/name': 'report.pdf' },
+      },
       { type: 'resource_link', uri: 'file:///notes.md', name: 'notes.md', mimeType: 'text/markdown' },
     ]);
   });
