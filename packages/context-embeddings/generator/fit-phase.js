@@ -3,12 +3,12 @@
 // passes of SGD then fit the rows so that the mean of a sentence's rows ([CLS] and [SEP]
 // included) approaches the model's projected, normalized sentence vector. The learning rate and
 // number of passes are the ones that do best on held-out corpus sentences. Then int8 per row.
-import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
-import { createTextEmbedder, createWordPiece, encodeTable } from "../dist/index.js";
-import { mulberry32, shuffle } from "./corpus.js";
-import { vocabText } from "./vocab-text.js";
-import { fitPca, project } from "./pca.js";
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createTextEmbedder, createWordPiece, encodeTable } from '../dist/index.js';
+import { mulberry32, shuffle } from './corpus.js';
+import { vocabText } from './vocab-text.js';
+import { fitPca, project } from './pca.js';
 
 const MODEL_DIMS = 384;
 const DIMS = 256;
@@ -16,11 +16,11 @@ const HELD_OUT = 1500;
 const MAX_PASSES = 100;
 const RATES = [0.05, 0.15, 0.3];
 
-const vocab = JSON.parse(readFileSync("cache/vocab.json", "utf8"));
-const allSentences = JSON.parse(readFileSync("cache/sentences.json", "utf8"));
-const vocabVectors = new Float32Array(readFileSync("cache/vocab.f32").buffer.slice(0));
-const sentenceVectors = new Float32Array(readFileSync("cache/sentences.f32").buffer.slice(0));
-if (vocabVectors.length !== vocab.length * MODEL_DIMS) throw new Error("cache/vocab.f32 is incomplete: run embed-phase.js again");
+const vocab = JSON.parse(readFileSync('cache/vocab.json', 'utf8'));
+const allSentences = JSON.parse(readFileSync('cache/sentences.json', 'utf8'));
+const vocabVectors = new Float32Array(readFileSync('cache/vocab.f32').buffer.slice(0));
+const sentenceVectors = new Float32Array(readFileSync('cache/sentences.f32').buffer.slice(0));
+if (vocabVectors.length !== vocab.length * MODEL_DIMS) throw new Error('cache/vocab.f32 is incomplete: run embed-phase.js again');
 const embedded = sentenceVectors.length / MODEL_DIMS;
 const sentences = allSentences.slice(0, embedded);
 const trainCount = embedded - HELD_OUT;
@@ -28,7 +28,9 @@ console.log(`${vocab.length} vocabulary entries; ${embedded} sentences: ${trainC
 
 const started = Date.now();
 const pca = fitPca(sentenceVectors.subarray(0, trainCount * MODEL_DIMS), trainCount, MODEL_DIMS, DIMS);
-console.log(`PCA: ${DIMS} of ${MODEL_DIMS} dimensions keep ${(pca.explained * 100).toFixed(1)}% of the variance (${Date.now() - started} ms)`);
+console.log(
+  `PCA: ${DIMS} of ${MODEL_DIMS} dimensions keep ${(pca.explained * 100).toFixed(1)}% of the variance (${Date.now() - started} ms)`,
+);
 
 const normalize = (v) => {
   let n = 0;
@@ -37,14 +39,16 @@ const normalize = (v) => {
   for (let i = 0; i < v.length; i++) v[i] /= n;
   return v;
 };
-const targets = sentences.map((_, s) => normalize(project(pca, sentenceVectors.subarray(s * MODEL_DIMS, (s + 1) * MODEL_DIMS), MODEL_DIMS, DIMS)));
+const targets = sentences.map((_, s) =>
+  normalize(project(pca, sentenceVectors.subarray(s * MODEL_DIMS, (s + 1) * MODEL_DIMS), MODEL_DIMS, DIMS)),
+);
 const initial = new Float32Array(vocab.length * DIMS);
 for (let v = 0; v < vocab.length; v++)
   initial.set(project(pca, vocabVectors.subarray(v * MODEL_DIMS, (v + 1) * MODEL_DIMS), MODEL_DIMS, DIMS), v * DIMS);
 
 const wordPiece = createWordPiece(vocab);
-const cls = vocab.indexOf("[CLS]");
-const sep = vocab.indexOf("[SEP]");
+const cls = vocab.indexOf('[CLS]');
+const sep = vocab.indexOf('[SEP]');
 const ids = sentences.map((text) => [cls, ...wordPiece.ids(text), sep]);
 
 // Every vocabulary entry is fitted too, as a text of its own towards the model's vector of it: a
@@ -95,7 +99,7 @@ function heldOutScore(embedOf, nearest = false) {
 const scratch = new Float32Array(DIMS);
 const tableScore = (table, nearest) => heldOutScore((s) => Float32Array.from(predict(table, ids[s], scratch)), nearest);
 const format = ({ cosine, top1 }) =>
-  `held-out cosine ${cosine.toFixed(4)}${top1 === undefined ? "" : `, nearest-is-own ${(top1 * 100).toFixed(1)}%`}`;
+  `held-out cosine ${cosine.toFixed(4)}${top1 === undefined ? '' : `, nearest-is-own ${(top1 * 100).toFixed(1)}%`}`;
 console.log(`before fitting: ${format(tableScore(initial, true))}`);
 
 let best = { score: tableScore(initial), table: initial, rate: 0, passes: 0 };
@@ -137,11 +141,11 @@ const table = { rows: vocab.length, dimensions: DIMS, scales, values };
 const quantized = createTextEmbedder(table, wordPiece, vocab);
 console.log(`int8: ${format(heldOutScore((s) => quantized.embed(sentences[s]), true))}`);
 
-const files = { "vocab.txt": Buffer.from(`${vocab.join("\n")}\n`), "table.bin": Buffer.from(encodeTable(table)) };
-let sums = "";
+const files = { 'vocab.txt': Buffer.from(`${vocab.join('\n')}\n`), 'table.bin': Buffer.from(encodeTable(table)) };
+let sums = '';
 for (const [name, bytes] of Object.entries(files)) {
   writeFileSync(new URL(`../data/${name}`, import.meta.url), bytes);
-  sums += `${createHash("sha256").update(bytes).digest("hex")}  ${name}\n`;
+  sums += `${createHash('sha256').update(bytes).digest('hex')}  ${name}\n`;
 }
-writeFileSync(new URL("../data/SHA256SUMS", import.meta.url), sums);
+writeFileSync(new URL('../data/SHA256SUMS', import.meta.url), sums);
 process.stdout.write(`wrote ../data (sha256):\n${sums}`);

@@ -5,6 +5,8 @@ export interface TextEmbedder {
   readonly dimensions: number;
   /** The text's vector, of length 1 (all zeros for a text with no piece). */
   embed(text: string): Float32Array;
+  /** Whether the vocabulary holds the word whole (lowercased, without accents), rather than in pieces or not at all. */
+  knows(word: string): boolean;
 }
 
 /**
@@ -34,6 +36,10 @@ export function createTextEmbedder(table: EmbeddingTable, wordPiece: WordPiece, 
       norm = Math.sqrt(norm);
       if (norm > 0) for (let d = 0; d < dimensions; d++) sum[d]! /= norm;
       return sum;
+    },
+    knows(word) {
+      const ids = wordPiece.ids(word);
+      return ids.length === 1 && vocabulary[ids[0]!] !== '[UNK]';
     },
   };
 }

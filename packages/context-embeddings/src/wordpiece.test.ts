@@ -2,11 +2,25 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { basicTokens, createWordPiece } from './wordpiece.js';
 
-const shipped = readFileSync(new URL('../data/vocab.txt', import.meta.url), 'utf8').trimEnd().split('\n');
+const shipped = readFileSync(new URL('../data/vocab.txt', import.meta.url), 'utf8')
+  .trimEnd()
+  .split('\n');
 
 describe('basicTokens', () => {
   it('lowercases, strips accents and splits punctuation off words as BERT uncased does', () => {
-    expect(basicTokens('Héllo, WORLD! read_text_file $5')).toEqual(['hello', ',', 'world', '!', 'read', '_', 'text', '_', 'file', '$', '5']);
+    expect(basicTokens('Héllo, WORLD! read_text_file $5')).toEqual([
+      'hello',
+      ',',
+      'world',
+      '!',
+      'read',
+      '_',
+      'text',
+      '_',
+      'file',
+      '$',
+      '5',
+    ]);
   });
 
   it('drops control characters and splits CJK ideographs one by one', () => {

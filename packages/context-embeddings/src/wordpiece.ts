@@ -21,8 +21,7 @@ function isControl(char: string): boolean {
 function isPunctuation(char: string): boolean {
   const code = char.codePointAt(0)!;
   // BERT counts every non-alphanumeric ASCII sign as punctuation, `$` and `^` included.
-  if ((code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126))
-    return true;
+  if ((code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126)) return true;
   return /^\p{P}$/u.test(char);
 }
 
@@ -52,7 +51,10 @@ export function basicTokens(text: string): string[] {
   const words: string[] = [];
   for (const raw of cleaned.split(' ')) {
     if (raw === '') continue;
-    const word = raw.toLowerCase().normalize('NFD').replace(/\p{Mn}/gu, '');
+    const word = raw
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/\p{Mn}/gu, '');
     let current = '';
     for (const char of word) {
       if (isPunctuation(char)) {

@@ -75,7 +75,13 @@ function recalls(rank, tasks) {
 const pct = (x) => `${(x * 100).toFixed(1)}%`.padStart(6);
 const sets = [
   { name: 'tuned tasks', about: 'used to tune the synonyms and boosts', tasks: TASKS, tools: CATALOGUE, catalogue: 'the catalogue' },
-  { name: 'held-out tasks', about: 'written after tuning, never tuned on', tasks: HELD_OUT_TASKS, tools: CATALOGUE, catalogue: 'the catalogue' },
+  {
+    name: 'held-out tasks',
+    about: 'written after tuning, never tuned on',
+    tasks: HELD_OUT_TASKS,
+    tools: CATALOGUE,
+    catalogue: 'the catalogue',
+  },
   {
     name: 'reference tasks',
     about: 'written before any ranking was run, never tuned on',

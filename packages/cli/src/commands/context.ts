@@ -79,7 +79,14 @@ export function registerContext(program: Command): void {
       if (options.json) {
         const extra = {
           ...(upFront
-            ? { upFront: { decision: upFront.decision, ranker, tools: upFront.report.tools.map((tool) => tool.name), total: upFront.report.total } }
+            ? {
+                upFront: {
+                  decision: upFront.decision,
+                  ranker,
+                  tools: upFront.report.tools.map((tool) => tool.name),
+                  total: upFront.report.total,
+                },
+              }
             : {}),
           ...(budget === undefined ? {} : { budget }),
         };

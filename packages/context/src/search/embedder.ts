@@ -5,6 +5,8 @@
 export interface TextEmbedder {
   /** The text's vector, of length 1, comparable to any other by a dot product. */
   embed(text: string): Float32Array;
+  /** Whether the table holds the word whole: a query without one such word says nothing about meaning. */
+  knows(word: string): boolean;
 }
 
 export const EMBEDDINGS_PACKAGE = '@toolshed/context-embeddings';

@@ -42,8 +42,8 @@ export const DEFAULT_SEARCH_LIMIT = 5;
 const SYNONYM_WEIGHT = 0.4;
 // Reciprocal rank fusion's constant, as its authors chose it: ranks past the first few count nearly alike.
 const RRF_K = 60;
-// Below this cosine a tool is not a match by meaning (the table's unrelated texts sit near 0).
-const MIN_COSINE = 0.2;
+// Below this cosine a tool is not a match by meaning: unrelated texts sit near 0 or under it.
+const MIN_COSINE = 0;
 // Long descriptions are mostly about parameters and caveats; their opening says what the tool does.
 const MAX_EMBEDDED_CHARS = 600;
 
@@ -189,8 +189,8 @@ export function createToolIndex(tools: readonly SearchableTool[], options: ToolI
   const vectors = embedder === undefined ? [] : tools.map((tool) => [tool.name, embedder.embed(embeddingText(tool))] as const);
   const embeddingScores = (query: string): Map<string, number> => {
     const scores = new Map<string, number>();
-    // A query of stop words or nothing says nothing about meaning either.
-    if (embedder === undefined || !tokenize(query).some((word) => processTerm(word) !== null)) return scores;
+    // A query of stop words, nothing, or words the table does not hold whole ("zzzqqq") says nothing about meaning.
+    if (embedder === undefined || !tokenize(query).some((word) => processTerm(word) !== null && embedder.knows(word))) return scores;
     const vector = embedder.embed(query);
     for (const [name, tool] of vectors) {
       const cosine = dot(vector, tool);
