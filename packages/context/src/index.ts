@@ -9,7 +9,9 @@ export type { UpFrontReport } from './accounting/up-front.js';
 export type { ToolSource } from './source.js';
 
 export { createToolIndex, DEFAULT_SEARCH_LIMIT } from './search/tool-index.js';
-export type { SearchableTool, SearchHit, SearchOptions, ToolIndex } from './search/tool-index.js';
+export type { Ranker, SearchableTool, SearchHit, SearchOptions, ToolIndex, ToolIndexOptions } from './search/tool-index.js';
+export { loadEmbedder } from './search/embedder.js';
+export type { TextEmbedder } from './search/embedder.js';
 export { TOOL_SEARCH_NAME } from './search/search-tool.js';
 export type { FoundTool, SearchToolOutput } from './search/search-tool.js';
 export { createToolSearch } from './search/session.js';

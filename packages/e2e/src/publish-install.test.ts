@@ -542,7 +542,8 @@ describe('publish to a local registry, install selectively, run every documented
     const check = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/check-release-plan.mjs'), copy], { cwd: copy, env });
     expect(check.stdout).toMatch(/^Release plan ok: .*@toolshed\/cli@\d+\.0\.0 \(major\)/);
     const changed = await versionCopy('e2e-core-major', releases);
-    const everyPackage = workspacePackages(copy).filter((item) => !item.private);
+    // @toolshed/context-embeddings depends on nothing of ours (a table and a tokenizer): a core major leaves it as it is.
+    const everyPackage = workspacePackages(copy).filter((item) => !item.private && item.name !== '@toolshed/context-embeddings');
     for (const item of everyPackage) {
       expect(changed[item.name], `${item.name} is released`).toBeDefined();
       const [from, to] = changed[item.name]!;

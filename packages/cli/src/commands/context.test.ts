@@ -128,11 +128,12 @@ describe('toolshed context', () => {
         run.stdout,
       );
     expect(line).not.toBeNull();
+    expect(run.stdout).toContain('\nsearches are ranked by BM25 (words) fused with @toolshed/context-embeddings (meaning)\n');
     const upFront = Number(line![1]);
     const json = JSON.parse((await toolshed(['context', '--json', '--budget', String(upFront)])).stdout) as {
-      upFront: { tools: string[]; total: { tokens: number } };
+      upFront: { ranker: string; tools: string[]; total: { tokens: number } };
     };
-    expect(json.upFront).toMatchObject({ tools: ['tool_search'], total: { tokens: upFront } });
+    expect(json.upFront).toMatchObject({ ranker: 'bm25+embeddings', tools: ['tool_search'], total: { tokens: upFront } });
     // The budget counts what is sent up front, not every definition.
     expect((await toolshed(['context', '--budget', String(upFront)])).code).toBe(0);
     expect((await toolshed(['context', '--budget', String(upFront - 1)])).code).toBe(1);

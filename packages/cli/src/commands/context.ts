@@ -4,6 +4,7 @@ import { inspectTools } from '../host.js';
 import { SCHEMA_FORMATS, type SchemaFormat } from '../schema-format.js';
 import { style } from '../style.js';
 import { UsageError } from '../usage-error.js';
+import { rankerName } from './search.js';
 import { loadContext } from '../load-context.js';
 
 interface ContextOptions {
@@ -61,7 +62,7 @@ export function registerContext(program: Command): void {
       const budget = parseBudget(options.budget);
       const { tools, exposure } = await inspectTools();
       // Loaded here: the tokenizer's tables are megabytes that no other command needs.
-      const { measureTools, measureUpFront } = await loadContext('context');
+      const { measureTools, measureUpFront, loadEmbedder } = await loadContext('context');
       const report = await measureTools(tools, { format: options.format });
       // With tool search configured, what every request carries is tool_search and the always-loaded tools.
       let upFront: Awaited<ReturnType<typeof measureUpFront>> | undefined;
@@ -73,11 +74,19 @@ export function registerContext(program: Command): void {
         }
         if (!upFront.decision.deferred) upFront = undefined;
       }
+      const ranker = upFront && ((await loadEmbedder()) === undefined ? 'bm25' : 'bm25+embeddings');
       const sent = upFront?.report.total ?? report.total;
       if (options.json) {
         const extra = {
           ...(upFront
-            ? { upFront: { decision: upFront.decision, tools: upFront.report.tools.map((tool) => tool.name), total: upFront.report.total } }
+            ? {
+                upFront: {
+                  decision: upFront.decision,
+                  ranker,
+                  tools: upFront.report.tools.map((tool) => tool.name),
+                  total: upFront.report.total,
+                },
+              }
             : {}),
           ...(budget === undefined ? {} : { budget }),
         };
@@ -88,7 +97,8 @@ export function registerContext(program: Command): void {
           const loaded = upFront.report.tools.length - 1;
           process.stdout.write(
             `up front with tool search (exposure "${exposure!.mode}" in toolshed.config.json): ${sent.tokens} tokens, ${sent.bytes} bytes ` +
-              `(tool_search${loaded > 0 ? ` and ${loaded} always-loaded tool${loaded === 1 ? '' : 's'}` : ''}); the others are sent once a search finds them\n`,
+              `(tool_search${loaded > 0 ? ` and ${loaded} always-loaded tool${loaded === 1 ? '' : 's'}` : ''}); the others are sent once a search finds them\n` +
+              `searches are ranked by ${rankerName(ranker!)}\n`,
           );
         }
       }

@@ -60,6 +60,8 @@ describe('toolshed search', () => {
     const run = await toolshed(['search', 'send', 'an', 'email']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toMatch(/^send_email {2}\d+(\.\d+)?\n {2}Send a plain-text email/);
+    // @toolshed/context-embeddings is installed beside @toolshed/context here.
+    expect(run.stdout).toMatch(/\nranked by BM25 \(words\) fused with @toolshed\/context-embeddings \(meaning\)\n$/);
   });
 
   it('--json --limit prints that many hits as JSON', async () => {
@@ -67,7 +69,7 @@ describe('toolshed search', () => {
     expect(run.code).toBe(0);
     const hits = JSON.parse(run.stdout) as { name: string; score: number; description: string }[];
     expect(hits).toHaveLength(1);
-    expect(hits[0]).toMatchObject({ name: 'read_file', score: expect.any(Number) });
+    expect(hits[0]).toMatchObject({ name: 'read_file', score: expect.any(Number), scores: { embedding: expect.any(Number) } });
   });
 
   it('--definitions searches the definitions in a JSON file instead', async () => {

@@ -38,6 +38,13 @@ function readDefinitions(file: string): SearchableTool[] {
   return value as SearchableTool[];
 }
 
+/** Which ranker ran, and how to get the other one. */
+export function rankerName(ranker: 'bm25' | 'bm25+embeddings'): string {
+  return ranker === 'bm25'
+    ? 'BM25 (words); install @toolshed/context-embeddings to rank by meaning too'
+    : 'BM25 (words) fused with @toolshed/context-embeddings (meaning)';
+}
+
 export function registerSearch(program: Command): void {
   program
     .command('search')
@@ -52,10 +59,11 @@ export function registerSearch(program: Command): void {
     .action(async (words: string[], options: SearchCommandOptions) => {
       const limit = parseLimit(options.limit);
       const definitions = options.definitions !== undefined ? readDefinitions(options.definitions) : (await inspectTools()).tools;
-      const { createToolIndex } = await loadContext('search');
+      const { createToolIndex, loadEmbedder } = await loadContext('search');
+      const embedder = await loadEmbedder();
       let index;
       try {
-        index = createToolIndex(definitions);
+        index = createToolIndex(definitions, { embedder });
       } catch (error) {
         throw new UsageError(
           `${options.definitions !== undefined ? `--definitions ${options.definitions}: ` : ''}${(error as Error).message}`,
@@ -66,12 +74,15 @@ export function registerSearch(program: Command): void {
       const hits = index.search(query, limit === undefined ? {} : { limit }).map((hit) => ({
         name: hit.name,
         score: Math.round(hit.score * 1000) / 1000,
+        scores: hit.scores,
         description: byName.get(hit.name)!.description,
       }));
       if (options.json) process.stdout.write(`${JSON.stringify(hits, null, 2)}\n`);
-      else
+      else {
         for (const hit of hits)
           process.stdout.write(`${style('bold', hit.name)}  ${style('dim', String(hit.score))}\n  ${hit.description}\n`);
+        if (hits.length > 0) process.stdout.write(style('dim', `ranked by ${rankerName(index.ranker)}\n`));
+      }
       if (hits.length === 0) {
         process.stderr.write(`toolshed search: no tool matched "${query}" among ${definitions.length}; try other words.\n`);
         process.exitCode = 1;

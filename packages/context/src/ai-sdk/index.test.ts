@@ -34,7 +34,10 @@ describe('toAiSdkToolSearch', () => {
     const registry = catalogueRegistry({ mode: 'search', alwaysLoaded: ['read_file'] });
     const search = await createToolSearch(registry);
     const prompts: CallOptions[] = [];
-    const replies = [toolCall('c1', TOOL_SEARCH_NAME, { query: 'weather forecast' }), toolCall('c2', 'get_weather', { city: 'Oslo' })];
+    const replies = [
+      toolCall('c1', TOOL_SEARCH_NAME, { query: 'weather forecast', limit: 1 }),
+      toolCall('c2', 'get_weather', { city: 'Oslo' }),
+    ];
     const model = new MockLanguageModelV3({
       doGenerate: async (options) => {
         prompts.push(options);

@@ -13,7 +13,8 @@ import { dispatchCalls, type ParsedToolCall, type RunToolCallsOptions } from '@t
 import { measureWith } from '../accounting/measure.js';
 import { loadO200k } from '../accounting/tokenizer.js';
 import { searchTool, TOOL_SEARCH_NAME } from './search-tool.js';
-import { createToolIndex, DEFAULT_SEARCH_LIMIT, type SearchHit, type ToolIndex } from './tool-index.js';
+import { loadEmbedder } from './embedder.js';
+import { createToolIndex, DEFAULT_SEARCH_LIMIT, type Ranker, type SearchHit, type ToolIndex } from './tool-index.js';
 
 export interface ToolSearchOptions {
   /** Overrides the registry's exposure setting. */
@@ -34,6 +35,8 @@ export type ExposureDecision =
  */
 export interface ToolSearch {
   readonly decision: ExposureDecision;
+  /** How searches rank: with `@toolshed/context-embeddings` installed, BM25 and meaning fused; else BM25 alone. */
+  readonly ranker: Ranker;
   /** The `tool_search` definition (sent only while tools are deferred). */
   readonly searchTool: ToolDefinition;
   /** The definitions to send in the next request: tool_search, the always-loaded tools and every tool found so far. */
@@ -92,7 +95,8 @@ export async function createToolSearch(registry: ToolRegistry, options: ToolSear
   const decision = await decide(exposure, all);
   const byName = new Map(all.map((definition) => [definition.name, definition]));
   const deferred = all.filter((definition) => decision.deferred && !alwaysLoaded.has(definition.name));
-  const index: ToolIndex = createToolIndex(deferred);
+  const embedder = decision.deferred ? await loadEmbedder() : undefined;
+  const index: ToolIndex = createToolIndex(deferred, { embedder });
   const found: string[] = [];
   const listeners = new Set<() => void>();
 
@@ -119,6 +123,7 @@ export async function createToolSearch(registry: ToolRegistry, options: ToolSear
 
   return {
     decision,
+    ranker: index.ranker,
     searchTool: searchDefinition,
     tools: () =>
       activeToolNames().map((name) =>

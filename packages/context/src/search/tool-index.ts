@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
+import type { TextEmbedder } from './embedder.js';
 import { synonymsOf } from './synonyms.js';
 
 /** What the index reads of a tool: plain data, so tools from any source can be indexed. */
@@ -9,10 +10,20 @@ export interface SearchableTool {
   inputSchema?: unknown;
 }
 
+/** Which ranking ran: BM25 alone, or BM25 fused with the embedding table by reciprocal rank. */
+export type Ranker = 'bm25' | 'bm25+embeddings';
+
 export interface SearchHit {
   name: string;
-  /** BM25 score: comparable within one search only. */
+  /** What the hits are ordered by: the BM25 score, or the fused reciprocal-rank score. Comparable within one search only. */
   score: number;
+  /** Each ranker's own score: BM25's (absent when no word matched), the embedding's cosine (with the ranker). */
+  scores: { bm25?: number; embedding?: number };
+}
+
+export interface ToolIndexOptions {
+  /** Ranks by meaning too, fused with BM25; `loadEmbedder()` gives the installed one. */
+  embedder?: TextEmbedder;
 }
 
 export interface SearchOptions {
@@ -22,12 +33,19 @@ export interface SearchOptions {
 
 export interface ToolIndex {
   readonly size: number;
+  readonly ranker: Ranker;
   /** The best matches first; none for a query with no word the index knows. */
   search(query: string, options?: SearchOptions): SearchHit[];
 }
 
 export const DEFAULT_SEARCH_LIMIT = 5;
 const SYNONYM_WEIGHT = 0.4;
+// Reciprocal rank fusion's constant, as its authors chose it: ranks past the first few count nearly alike.
+const RRF_K = 60;
+// Below this cosine a tool is not a match by meaning: unrelated texts sit near 0 or under it.
+const MIN_COSINE = 0;
+// Long descriptions are mostly about parameters and caveats; their opening says what the tool does.
+const MAX_EMBEDDED_CHARS = 600;
 
 // Words that say nothing about which tool is meant; stemmed like every other term.
 const STOP_WORDS = new Set(
@@ -95,13 +113,7 @@ function checkTools(tools: readonly SearchableTool[]): void {
   });
 }
 
-/**
- * A BM25 index (MiniSearch's BM25+) over tools' names, descriptions and
- * parameter names and descriptions. Words are split at `_`, `-` and case
- * changes and stemmed (Porter), so "reading files" finds `read_file`.
- */
-export function createToolIndex(tools: readonly SearchableTool[]): ToolIndex {
-  checkTools(tools);
+function bm25Index(tools: readonly SearchableTool[]): MiniSearch {
   const index = new MiniSearch<{ id: string; name: string; description: string; params: string }>({
     fields: ['name', 'description', 'params'],
     tokenize,
@@ -122,29 +134,88 @@ export function createToolIndex(tools: readonly SearchableTool[]): ToolIndex {
       params: parameterText(tool.inputSchema).join(' '),
     })),
   );
+  return index;
+}
+
+function bm25Scores(index: MiniSearch, query: string): Map<string, number> {
+  const scores = new Map<string, number>();
+  for (const result of index.search(query)) scores.set(String(result.id), result.score);
+  // The words people use for the same thing count too, for less than the words given.
+  const synonyms = tokenize(query).flatMap((word) => {
+    const stem = processTerm(word);
+    return stem === null ? [] : synonymsOf(stem);
+  });
+  if (synonyms.length > 0) {
+    // Exact words only: synonyms are whole words already, and prefix and typo matching cost time.
+    for (const result of index.search(synonyms.join(' '), { processTerm: (term) => term, prefix: false, fuzzy: false })) {
+      scores.set(String(result.id), (scores.get(String(result.id)) ?? 0) + SYNONYM_WEIGHT * result.score);
+    }
+  }
+  return scores;
+}
+
+/** What the embedding reads of a tool: its name as words, then its description. */
+function embeddingText(tool: SearchableTool): string {
+  return `${tokenize(tool.name).join(' ')}: ${tool.description.slice(0, MAX_EMBEDDED_CHARS)}`;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
+}
+
+const byScore = (a: [string, number], b: [string, number]) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1);
+
+/** Reciprocal rank fusion: each ranker adds 1 / (k + rank) for each tool it ranks. */
+function fuse(rankings: readonly Map<string, number>[]): Map<string, number> {
+  const fused = new Map<string, number>();
+  for (const scores of rankings)
+    [...scores].sort(byScore).forEach(([name], rank) => fused.set(name, (fused.get(name) ?? 0) + 1 / (RRF_K + rank + 1)));
+  return fused;
+}
+
+/**
+ * A BM25 index (MiniSearch's BM25+) over tools' names, descriptions and
+ * parameter names and descriptions. Words are split at `_`, `-` and case
+ * changes and stemmed (Porter), so "reading files" finds `read_file`.
+ * Given an embedder, it also ranks the tools by the cosine of their name and
+ * description to the query, and orders hits by both rankings fused.
+ */
+export function createToolIndex(tools: readonly SearchableTool[], options: ToolIndexOptions = {}): ToolIndex {
+  checkTools(tools);
+  const index = bm25Index(tools);
+  const { embedder } = options;
+  const vectors = embedder === undefined ? [] : tools.map((tool) => [tool.name, embedder.embed(embeddingText(tool))] as const);
+  const embeddingScores = (query: string): Map<string, number> => {
+    const scores = new Map<string, number>();
+    // A query of stop words, nothing, or words the table does not hold whole ("zzzqqq") says nothing about meaning.
+    if (embedder === undefined || !tokenize(query).some((word) => processTerm(word) !== null && embedder.knows(word))) return scores;
+    const vector = embedder.embed(query);
+    for (const [name, tool] of vectors) {
+      const cosine = dot(vector, tool);
+      if (cosine >= MIN_COSINE) scores.set(name, cosine);
+    }
+    return scores;
+  };
   return {
     size: tools.length,
+    ranker: embedder === undefined ? 'bm25' : 'bm25+embeddings',
     search(query, options = {}) {
       if (typeof query !== 'string') throw new TypeError(`A search query is a string, got ${typeof query}.`);
       const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
       if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a whole number of at least 1, got ${String(limit)}.`);
-      const scores = new Map<string, number>();
-      for (const result of index.search(query)) scores.set(String(result.id), result.score);
-      // The words people use for the same thing count too, for less than the words given.
-      const synonyms = tokenize(query).flatMap((word) => {
-        const stem = processTerm(word);
-        return stem === null ? [] : synonymsOf(stem);
-      });
-      if (synonyms.length > 0) {
-        // Exact words only: synonyms are whole words already, and prefix and typo matching cost time.
-        for (const result of index.search(synonyms.join(' '), { processTerm: (term) => term, prefix: false, fuzzy: false })) {
-          scores.set(String(result.id), (scores.get(String(result.id)) ?? 0) + SYNONYM_WEIGHT * result.score);
-        }
-      }
-      return [...scores]
-        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      const bm25 = bm25Scores(index, query);
+      if (embedder === undefined)
+        return [...bm25]
+          .sort(byScore)
+          .slice(0, limit)
+          .map(([name, score]) => ({ name, score, scores: { bm25: score } }));
+      const embedding = embeddingScores(query);
+      return [...fuse([bm25, embedding])]
+        .sort(byScore)
         .slice(0, limit)
-        .map(([name, score]) => ({ name, score }));
+        .map(([name, score]) => ({ name, score, scores: { bm25: bm25.get(name), embedding: embedding.get(name) } }));
     },
   };
 }
