@@ -9,7 +9,7 @@ export type PluginView = PluginsAnswer['plugins'][number];
 export type ToolsAnswer = ReturnType<typeof toolsView>;
 export type ToolView = ToolsAnswer['tools'][number];
 export type ContextAnswer = Awaited<ReturnType<typeof contextView>>;
-export type SearchAnswer = ReturnType<typeof searchView>;
+export type SearchAnswer = Awaited<ReturnType<typeof searchView>>;
 
 /** One line of `POST /api/call`'s answer: the call id first, progress as it comes, the outcome last. */
 export type CallLine =

@@ -95,7 +95,7 @@ async function api(
       return sendJson(
         response,
         200,
-        searchView(inspected, url.searchParams.get('q') ?? '', positiveInteger(url.searchParams.get('limit')) ?? 10),
+        await searchView(inspected, url.searchParams.get('q') ?? '', positiveInteger(url.searchParams.get('limit')) ?? 10),
       );
     case 'POST /api/call': {
       const body = await readJson(request);

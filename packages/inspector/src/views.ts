@@ -1,5 +1,5 @@
 import { needsApproval, approvalRisk, type ToolDefinition } from '@toolshed/core';
-import { CONTEXT_FORMATS, createToolIndex, measureTools, measureUpFront, type ContextFormat } from '@toolshed/context';
+import { CONTEXT_FORMATS, createToolIndex, loadEmbedder, measureTools, measureUpFront, type ContextFormat } from '@toolshed/context';
 export { isContextFormat } from '@toolshed/context';
 import { fullRightsWarning } from '@toolshed/host';
 import { adapters, TOOL_FORMATS } from '@toolshed/providers';
@@ -66,15 +66,23 @@ export async function contextView(inspected: Inspected, format: ContextFormat, c
   };
 }
 
-/** Tool search's hits with each ranker's score; BM25 (with synonyms) is the one ranker @toolshed/context has. */
-export function searchView(
+/**
+ * Tool search's hits as `toolshed search` ranks them (BM25, fused with the meaning table when
+ * @toolshed/context-embeddings is installed), with each ranker's own score.
+ */
+export async function searchView(
   inspected: Inspected,
   query: string,
   limit: number,
-): { rankers: string[]; hits: { name: string; score: number; scores: Record<string, number> }[] } {
-  const index = createToolIndex(inspected.registry.list());
+): Promise<{ rankers: string[]; hits: { name: string; score: number; scores: Record<string, number> }[] }> {
+  const index = createToolIndex(inspected.registry.list(), { embedder: await loadEmbedder() });
   return {
-    rankers: ['bm25'],
-    hits: index.search(query, { limit }).map((hit) => ({ name: hit.name, score: hit.score, scores: { bm25: hit.score } })),
+    rankers: index.ranker === 'bm25' ? ['bm25'] : ['bm25', 'embedding'],
+    hits: index.search(query, { limit }).map((hit) => ({
+      name: hit.name,
+      score: hit.score,
+      // A ranker that did not rank a tool has no score for it.
+      scores: Object.fromEntries(Object.entries(hit.scores).filter((entry): entry is [string, number] => entry[1] !== undefined)),
+    })),
   };
 }

@@ -392,14 +392,18 @@ describe('toolshed inspect in a browser', () => {
       rankers: string[];
       hits: { name: string; scores: Record<string, number> }[];
     };
-    expect(api.rankers).toEqual(['bm25']);
-    await expect(p.locator('#search-hits th').allTextContents()).resolves.toEqual(['#', 'tool', 'bm25', 'description']);
+    // This workspace has @toolshed/context-embeddings installed: search fuses BM25 with the meaning table.
+    expect(api.rankers).toEqual(['bm25', 'embedding']);
+    await expect(p.locator('#search-hits th').allTextContents()).resolves.toEqual(['#', 'tool', 'bm25', 'embedding', 'description']);
     await expect(p.locator('[data-hit]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-hit')))).resolves.toEqual(
       api.hits.map((hit) => hit.name),
     );
     expect(api.hits[0]!.name).toBe('send_email');
     await expect(p.locator('[data-hit="send_email"] [data-score="bm25"]').textContent()).resolves.toBe(
       api.hits[0]!.scores.bm25!.toFixed(3),
+    );
+    await expect(p.locator('[data-hit="send_email"] [data-score="embedding"]').textContent()).resolves.toBe(
+      api.hits[0]!.scores.embedding!.toFixed(3),
     );
   });
 
