@@ -23,7 +23,7 @@ export function searchTool(find: (query: string, limit: number | undefined) => F
   return defineTool({
     name: TOOL_SEARCH_NAME,
     description:
-      'Find tools for a task. Only some tools are listed; more exist. Say in a few words what you need (e.g. "read a file", "post to slack"); the best matches are returned and can be called from your next step on.',
+      'Find tools for a task. Only some tools are listed; more exist. Say in a few words what you need (e.g. "read a file", "post to slack"); the best matches are returned and can be called from your next step on. If none of them fits, search again in other words before deciding that no tool can do it.',
     input: v.object({
       query: v.pipe(
         v.string(),

@@ -12,6 +12,8 @@ describe('createToolSearch', () => {
     expect(search.decision).toEqual({ deferred: true, reason: 'search' });
     expect(search.activeToolNames()).toEqual([TOOL_SEARCH_NAME, 'read_file']);
     expect(search.tools().map((tool) => tool.name)).toEqual([TOOL_SEARCH_NAME, 'read_file']);
+    // Search nearly always returns some tools: the model is told to search again when none fits.
+    expect(search.tools()[0]!.description).toMatch(/If none of them fits, search again in other words/);
     expect(search.isDeferred('read_file')).toBe(false);
     expect(search.isDeferred('get_weather')).toBe(true);
 
