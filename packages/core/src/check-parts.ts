@@ -6,6 +6,8 @@ import { essence, MAGIC_HEAD_BYTES, matchesMagic } from './magic-bytes.js';
 export const DEFAULT_MAX_PARTS = 64;
 /** Most decoded bytes of one inline part: the largest a model API takes inline (Gemini, OpenAI: 20 MB). */
 export const DEFAULT_MAX_PART_BYTES = 20 * 1024 * 1024;
+/** Longest part name: a file name's limit on common file systems. */
+const MAX_NAME_LENGTH = 255;
 
 export interface PartLimits {
   maxParts?: number;
@@ -78,6 +80,10 @@ function partProblem(part: unknown, declared: readonly PartType[] | undefined, m
   if (p.data !== undefined && p.text !== undefined) return { path: ['text'], message: 'with both data and text; give one' };
   for (const key of ['uri', 'name', 'description'] as const) {
     if (p[key] !== undefined && typeof p[key] !== 'string') return { path: [key], message: `whose ${key} is not a string` };
+  }
+  // A name is shown and sent on (a file name in an API, a label in a terminal): a server's must stay one.
+  if (typeof p.name === 'string' && p.name.length > MAX_NAME_LENGTH) {
+    return { path: ['name'], message: `whose name is ${p.name.length} characters, above the cap of ${MAX_NAME_LENGTH}` };
   }
   const linked = p.data === undefined && p.text === undefined;
   if (p.mimeType === undefined && linked) return undefined;

@@ -101,6 +101,11 @@ describe('content parts', () => {
     [{ type: 'image', mimeType: 'png', data: PNG }, 'shot.parts[0].mimeType', /MIME type "png"; give one such as image\/png/],
     [{ type: 'image', mimeType: 'image/png', text: 'x' }, 'shot.parts[0].text', /only a file part carries text/],
     [{ type: 'file', mimeType: 'text/plain' }, 'shot.parts[0]', /with no content/],
+    [
+      { type: 'image', mimeType: 'image/png', data: PNG, name: 'x'.repeat(10_000) },
+      'shot.parts[0].name',
+      /whose name is 10000 characters, above the cap of 255/,
+    ],
     ['png', 'shot.parts[0]', /not an object/],
   ])('refuses %j with an error naming %s', async (part, at, message) => {
     const outcome = await registryWith([part, image]).dispatch({ name: 'shot', input: {} });
