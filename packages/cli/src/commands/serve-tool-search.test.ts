@@ -91,6 +91,18 @@ describe('toolshed serve --tool-search', { timeout: 30_000 }, () => {
     expect(changes()).toBe(1);
   });
 
+  it('runs a tool a search found at once, before the client has listed the tools again', async () => {
+    writeFileSync(path.join(project, 'notes.txt'), 'found in the same turn\n');
+    const { client } = await stdioClient(['--tool-search']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['tool_search']);
+    const found = await client.callTool({ name: 'tool_search', arguments: { query: 'read a file of the project', limit: 1 } });
+    expect(JSON.parse(resultText(found))).toMatchObject({ tools: [{ name: 'read_file' }] });
+    // The model calls what it found in its next step; the client has not re-listed (tools/list_changed only tells it to).
+    const read = await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } });
+    expect(read.isError).toBeFalsy();
+    expect(read.structuredContent).toMatchObject({ path: 'notes.txt', text: 'found in the same turn' });
+  });
+
   it('answers a bad search like any tool call: isError with the field named', async () => {
     const { client, changes } = await stdioClient(['--tool-search']);
     const bad = await client.callTool({ name: 'tool_search', arguments: { query: 42 } });

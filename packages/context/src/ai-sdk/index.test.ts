@@ -1,7 +1,8 @@
-import { generateText, stepCountIs } from 'ai';
+import { createGateway, generateText, jsonSchema, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolSearch, TOOL_SEARCH_NAME } from '../index.js';
+import { type StandIn, startStandIn, weatherRegistry } from '../search/stand-in.fixture.js';
 import { catalogueRegistry } from '../search/tools.fixture.js';
 import { toAiSdkToolSearch } from './index.js';
 
@@ -64,6 +65,77 @@ describe('toAiSdkToolSearch', () => {
     const registry = catalogueRegistry();
     const spread = toAiSdkToolSearch(registry, await createToolSearch(registry));
     expect(Object.keys(spread.tools)).toEqual(registry.list().map((tool) => tool.name));
-    expect(spread.activeTools).toEqual(Object.keys(spread.tools));
+    // Nothing to hide: the steps' model is left as it is.
+    expect(spread.prepareStep({ model: 'any/model' })).toEqual({});
+  });
+});
+
+describe('toAiSdkToolSearch with a real provider client', () => {
+  let standIn: StandIn;
+  beforeAll(async () => {
+    standIn = await startStandIn();
+  });
+  afterAll(() => standIn.close());
+
+  it('runs a deferred tool called in the same reply as the tool_search that finds it, and sends back both results', async () => {
+    const { registry, asked } = weatherRegistry();
+    const search = await createToolSearch(registry);
+    // The AI Gateway provider that ships with `ai`: a real HTTP client, pointed at the stand-in.
+    const model = createGateway({ baseURL: standIn.origin, apiKey: 'not-used' })('local/model');
+    standIn.script(
+      {
+        content: [
+          {
+            type: 'tool-call',
+            toolCallId: 'c1',
+            toolName: TOOL_SEARCH_NAME,
+            input: JSON.stringify({ query: 'weather forecast for a city', limit: 1 }),
+          },
+          { type: 'tool-call', toolCallId: 'c2', toolName: 'get_weather', input: JSON.stringify({ city: 'Oslo' }) },
+        ],
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+        usage,
+        warnings: [],
+      },
+      stop,
+    );
+
+    const result = await generateText({
+      model,
+      ...toAiSdkToolSearch(registry, search),
+      prompt: 'Weather in Oslo?',
+      stopWhen: stepCountIs(5),
+    });
+
+    expect(asked).toEqual(['Oslo']);
+    const [first, second] = standIn.received;
+    const sentTools = (request: typeof first) => (request!.body.tools as { name: string }[]).map((tool) => tool.name);
+    expect(sentTools(first)).toEqual([TOOL_SEARCH_NAME]);
+    expect(sentTools(second)).toEqual([TOOL_SEARCH_NAME, 'get_weather']);
+    const toolMessage = (second!.body.prompt as { role: string; content: unknown[] }[]).find((message) => message.role === 'tool')!;
+    expect(toolMessage.content).toEqual([
+      expect.objectContaining({ type: 'tool-result', toolCallId: 'c1', toolName: TOOL_SEARCH_NAME }),
+      expect.objectContaining({
+        type: 'tool-result',
+        toolCallId: 'c2',
+        toolName: 'get_weather',
+        output: { type: 'json', value: { city: 'Oslo', forecast: 'sunny' } },
+      }),
+    ]);
+    expect(result.text).toBe('done');
+  });
+
+  it("lists the harness's own tools beside the search, and refuses a model id where it needs the model", async () => {
+    const { registry } = weatherRegistry();
+    const search = await createToolSearch(registry);
+    const spread = toAiSdkToolSearch(registry, search);
+    const model = createGateway({ baseURL: standIn.origin, apiKey: 'not-used' })('local/model');
+    const own = tool({ description: 'Ask the user.', inputSchema: jsonSchema({ type: 'object', properties: {} }), execute: () => 'yes' });
+    standIn.script(stop);
+    await generateText({ model, ...spread, tools: { ...spread.tools, ask_user: own }, prompt: 'Hi' });
+    expect((standIn.received[0]!.body.tools as { name: string }[]).map((sent) => sent.name)).toEqual([TOOL_SEARCH_NAME, 'ask_user']);
+    expect(() => spread.prepareStep({ model: 'openai/gpt-5' })).toThrow(
+      'toAiSdkToolSearch\'s prepareStep needs a model instance, got the id "openai/gpt-5"; pass the provider\'s model.',
+    );
   });
 });

@@ -1,6 +1,6 @@
 import type { ToolRegistry } from '@toolshed/core';
 import { toAiSdkTools } from '@toolshed/providers/ai-sdk';
-import { jsonSchema, tool, type Tool, type ToolSet } from 'ai';
+import { jsonSchema, type LanguageModel, type LanguageModelMiddleware, tool, type Tool, type ToolSet, wrapLanguageModel } from 'ai';
 import { TOOL_SEARCH_NAME } from '../search/search-tool.js';
 import type { ToolSearch } from '../search/session.js';
 
@@ -22,20 +22,45 @@ export function toAiSdkSearchTool(search: ToolSearch): Tool {
 }
 
 /**
+ * A middleware that sends the model, at each call, only the registry's tools
+ * the search has made visible (tools that are not the registry's pass as they are).
+ */
+function visibleToolsOnly(search: ToolSearch): LanguageModelMiddleware {
+  return {
+    specificationVersion: 'v4',
+    transformParams: async ({ params }) => {
+      if (!params.tools) return params;
+      const visible = new Set(search.activeToolNames());
+      return { ...params, tools: params.tools.filter((tool) => !search.isDeferred(tool.name) || visible.has(tool.name)) };
+    },
+  };
+}
+
+/**
  * What to spread into `generateText` / `streamText`: every tool (as
- * `toAiSdkTools` makes them) plus `tool_search`, `activeTools` for the first
- * step, and a `prepareStep` that sends each later step the tools found so far.
+ * `toAiSdkTools` makes them) plus `tool_search`, and a `prepareStep` that
+ * wraps each step's model so that the request lists only `tool_search`, the
+ * always-loaded tools and those found so far. Every tool stays active: the AI
+ * SDK checks each call's name against the step's active tools, and a deferred
+ * tool called in the same reply as the search that finds it must run, as it
+ * does in every other provider path.
  */
 export function toAiSdkToolSearch(
   registry: ToolRegistry,
   search: ToolSearch,
   options?: Parameters<typeof toAiSdkTools>[1],
-): { tools: ToolSet; activeTools: string[]; prepareStep: () => { activeTools: string[] } } {
-  const tools: ToolSet = toAiSdkTools(registry, options);
-  if (search.decision.deferred) tools[TOOL_SEARCH_NAME] = toAiSdkSearchTool(search);
+): { tools: ToolSet; prepareStep: (step: { model: LanguageModel }) => { model?: LanguageModel } } {
+  if (!search.decision.deferred) return { tools: toAiSdkTools(registry, options), prepareStep: () => ({}) };
+  const tools: ToolSet = { [TOOL_SEARCH_NAME]: toAiSdkSearchTool(search), ...toAiSdkTools(registry, options) };
+  const middleware = visibleToolsOnly(search);
   return {
     tools,
-    activeTools: search.activeToolNames(),
-    prepareStep: () => ({ activeTools: search.activeToolNames() }),
+    prepareStep: ({ model }) => {
+      // generateText and streamText hand prepareStep the model they resolved; an id is never seen here.
+      if (typeof model === 'string') {
+        throw new TypeError(`toAiSdkToolSearch's prepareStep needs a model instance, got the id "${model}"; pass the provider's model.`);
+      }
+      return { model: wrapLanguageModel({ model, middleware }) };
+    },
   };
 }
