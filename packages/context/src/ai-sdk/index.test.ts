@@ -1,4 +1,4 @@
-import { createGateway, generateText, jsonSchema, stepCountIs, tool } from 'ai';
+import { createGateway, generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolSearch, TOOL_SEARCH_NAME } from '../index.js';
@@ -123,6 +123,51 @@ describe('toAiSdkToolSearch with a real provider client', () => {
       }),
     ]);
     expect(result.text).toBe('done');
+  });
+
+  it('streamText too: the tool called beside the search runs, and the next step lists it', async () => {
+    const { registry, asked } = weatherRegistry();
+    const search = await createToolSearch(registry);
+    const model = createGateway({ baseURL: standIn.origin, apiKey: 'not-used' })('local/model');
+    const call = (toolCallId: string, toolName: string, input: unknown) => ({
+      type: 'tool-call',
+      toolCallId,
+      toolName,
+      input: JSON.stringify(input),
+    });
+    standIn.script(
+      {
+        events: [
+          { type: 'stream-start', warnings: [] },
+          call('c1', TOOL_SEARCH_NAME, { query: 'weather forecast for a city', limit: 1 }),
+          call('c2', 'get_weather', { city: 'Oslo' }),
+          { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
+        ],
+      },
+      {
+        events: [
+          { type: 'stream-start', warnings: [] },
+          { type: 'text-start', id: 't1' },
+          { type: 'text-delta', id: 't1', delta: 'done' },
+          { type: 'text-end', id: 't1' },
+          { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+        ],
+      },
+    );
+
+    const result = streamText({ model, ...toAiSdkToolSearch(registry, search), prompt: 'Weather in Oslo?', stopWhen: stepCountIs(5) });
+
+    expect(await result.text).toBe('done');
+    expect(asked).toEqual(['Oslo']);
+    const [first, second] = standIn.received;
+    const sentTools = (request: typeof first) => (request!.body.tools as { name: string }[]).map((sent) => sent.name);
+    expect(sentTools(first)).toEqual([TOOL_SEARCH_NAME]);
+    expect(sentTools(second)).toEqual([TOOL_SEARCH_NAME, 'get_weather']);
+    const toolMessage = (second!.body.prompt as { role: string; content: unknown[] }[]).find((message) => message.role === 'tool')!;
+    expect(toolMessage.content[1]).toMatchObject({
+      toolCallId: 'c2',
+      output: { type: 'json', value: { city: 'Oslo', forecast: 'sunny' } },
+    });
   });
 
   it("lists the harness's own tools beside the search, and refuses a model id where it needs the model", async () => {

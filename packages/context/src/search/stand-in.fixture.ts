@@ -11,7 +11,7 @@ export interface Received {
 
 /**
  * A model API on 127.0.0.1 that answers each request with the next scripted
- * reply and keeps what was sent, so a real SDK client can be driven through a
+ * reply (as JSON, or as server-sent events for `{events}`) and keeps what was sent, so a real SDK client can be driven through a
  * tool loop without a network.
  */
 export interface StandIn {
@@ -30,6 +30,13 @@ export async function startStandIn(): Promise<StandIn> {
     request.on('end', () => {
       received.push({ path: request.url ?? '', body: JSON.parse(text) as Record<string, unknown> });
       const reply = replies.shift();
+      if (typeof reply === 'object' && reply !== null && 'events' in reply) {
+        // A streamed reply: each event as a server-sent event's data.
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        for (const event of (reply as { events: unknown[] }).events) response.write(`data: ${JSON.stringify(event)}\n\n`);
+        response.end();
+        return;
+      }
       response.writeHead(reply === undefined ? 500 : 200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(reply ?? { error: { message: 'The stand-in has no reply scripted for this request.' } }));
     });
