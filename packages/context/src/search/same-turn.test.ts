@@ -119,6 +119,57 @@ describe('one reply calls tool_search and the tool it finds', () => {
     expect(JSON.parse(outputs[1]!.output!)).toEqual({ city: 'Oslo', forecast: 'sunny' });
   });
 
+  it("OpenAI Responses' hosted tool_search: the function_call after its tool_search_output runs, and only it is answered", async () => {
+    const { registry, asked } = weatherRegistry();
+    const search = await createToolSearch(registry);
+    const client = new OpenAI({ apiKey: 'not-used', baseURL: `${standIn.origin}/v1`, maxRetries: 0 });
+    // OpenAI's own search, run on its side: the deferred tools marked defer_loading, as for Anthropic's.
+    const tools = [
+      { type: 'tool_search' as const },
+      ...openaiResponses.tools(registry).map((tool) => (search.isDeferred(tool.name) ? { ...tool, defer_loading: true } : tool)),
+    ];
+    const weather = tools.find((tool) => 'name' in tool && tool.name === 'get_weather')!;
+    const response = (output: unknown[]) => ({
+      id: 'resp_1',
+      object: 'response',
+      created_at: 0,
+      status: 'completed',
+      model: 'local',
+      output,
+    });
+    standIn.script(
+      response([
+        { type: 'tool_search_call', id: 'ts_1', call_id: null, execution: 'server', status: 'completed', arguments: QUERY },
+        { type: 'tool_search_output', id: 'tso_1', call_id: null, execution: 'server', status: 'completed', tools: [weather] },
+        { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: JSON.stringify(OSLO), status: 'completed' },
+      ]),
+      response([]),
+    );
+
+    const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'Weather in Oslo?' }];
+    for (let request = 0; request < 3; request++) {
+      const reply = await client.responses.create({ model: 'local', input, tools });
+      input.push(...(reply.output as OpenAI.Responses.ResponseInputItem[]));
+      const calls = openaiResponses.parseCalls(reply);
+      if (calls.length === 0) break;
+      input.push(...openaiResponses.results(await search.runToolCalls(calls)));
+    }
+
+    expect(asked).toEqual(['Oslo']);
+    const [first, second] = standIn.received;
+    expect(second!.body.tools).toEqual(first!.body.tools);
+    const sent = second!.body.input as { type?: string; call_id?: string; output?: string }[];
+    expect(sent.map((item) => item.type)).toEqual([
+      undefined,
+      'tool_search_call',
+      'tool_search_output',
+      'function_call',
+      'function_call_output',
+    ]);
+    expect(sent[4]).toEqual({ type: 'function_call_output', call_id: 'call_1', output: '{"city":"Oslo","forecast":"sunny"}' });
+    expect(search.found()).toEqual([]);
+  });
+
   const anthropicReply = (content: unknown[], stop_reason = 'tool_use') => ({
     id: 'msg_1',
     type: 'message',
