@@ -80,12 +80,11 @@ interface Entry {
   loading: Promise<AnyTool> | undefined;
 }
 
-// Node's global `performance` is a lazy getter on globalThis that runs on every read;
-// held once here, the two clock reads of a call cost a getter call less each.
-const clock = globalThis.performance;
 // Every call that nobody can stop shares this one signal. Tools hand it on (fetch, streams,
 // an MCP request), each adding an abort listener for the length of its call: with more than
 // ten such calls at once Node would warn of a listener leak that is none. Lifted for it alone.
+// Read once: Node's global `performance` is a getter on globalThis that runs on every read.
+const clock = globalThis.performance;
 const NEVER_ABORTED = new AbortController().signal;
 setMaxListeners(0, NEVER_ABORTED);
 const SILENT: ToolLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -94,10 +93,7 @@ const IGNORE_PROGRESS = (_progress: Progress): void => {};
 // Made and caught only in this module (never crosses copies of core), so instanceof is exact,
 // and no handler can forge one: the class is not exported.
 class StopSignal {
-  constructor(
-    readonly code: 'timeout' | 'aborted',
-    readonly message: string,
-  ) {}
+  constructor(readonly error: CallError) {}
 }
 
 // One call in flight, ended once. A class rather than closures over #dispatch's locals:
@@ -153,30 +149,6 @@ class CallState {
     this.#ended = true;
     this.events?.emit({ type: 'call.end', callId: this.callId, name: this.name, outcome, at: Date.now() });
     return outcome;
-  }
-}
-
-// A handler's signal under a timeout or a caller's signal, made only when the handler reads
-// it: an AbortController and its signal were three quarters of a call with a timeout, and
-// most handlers never look. Read after the stop, it is already aborted with the same reason.
-class LazyAbort {
-  #controller: AbortController | undefined;
-  #stopped = false;
-  #reason: unknown;
-
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.#stopped) this.#controller.abort(this.#reason);
-    }
-    return this.#controller.signal;
-  }
-
-  abort(reason: unknown): void {
-    if (this.#stopped) return;
-    this.#stopped = true;
-    this.#reason = reason;
-    this.#controller?.abort(reason);
   }
 }
 
@@ -472,22 +444,12 @@ export class ToolRegistry {
     const { callId, name } = state;
     const signal = options?.signal;
     const timeoutMs = options?.timeoutMs ?? entry.timeoutMs ?? this.#options.timeoutMs;
-    const stopper = timeoutMs !== undefined || signal ? new LazyAbort() : undefined;
+    const stopper = timeoutMs !== undefined || signal ? new AbortController() : undefined;
     const logger = this.#options.logger;
     const log = logger ? scopedLogger(logger, name, callId) : SILENT;
     // Progress nobody subscribed to is dropped: no closure is made for it.
     const report = state.heard ? (progress: Progress) => state.progress(progress, log) : IGNORE_PROGRESS;
-    const ctx: ToolContext = stopper
-      ? {
-          callId,
-          toolName: name,
-          get signal() {
-            return stopper.signal;
-          },
-          log,
-          report,
-        }
-      : { callId, toolName: name, signal: NEVER_ABORTED, log, report };
+    const ctx: ToolContext = { callId, toolName: name, signal: stopper?.signal ?? NEVER_ABORTED, log, report };
 
     let running: unknown;
     try {
@@ -543,7 +505,7 @@ async function settle(state: CallState, tool: AnyTool, running: unknown): Promis
   try {
     output = await running;
   } catch (error) {
-    if (error instanceof StopSignal) return state.fail({ code: error.code, message: error.message });
+    if (error instanceof StopSignal) return state.fail(error.error);
     return state.fail(handlerError(state.name, error));
   }
   return checkOutput(state, tool, output);
@@ -601,7 +563,7 @@ async function askApproval(
  */
 function settleOrStop(
   running: unknown,
-  stopper: LazyAbort,
+  stopper: AbortController,
   entry: Entry,
   callId: string,
   timeoutMs: number | undefined,
@@ -614,7 +576,7 @@ function settleOrStop(
       stopper.abort(abortReason);
       reject(reason);
     };
-    const onAbort = () => stop(abortedStop(entry.definition.name, signal!), signal!.reason);
+    const onAbort = () => stop(new StopSignal(abortedError(entry.definition.name, signal!)), signal!.reason);
     const cleanup = () => {
       if (timer !== undefined) clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -622,7 +584,7 @@ function settleOrStop(
     if (timeoutMs !== undefined) {
       timer = setTimeout(() => {
         const message = timeoutMessage(entry.definition, entry.origin, timeoutMs, callId);
-        stop(new StopSignal('timeout', message), new DOMException(message, 'TimeoutError'));
+        stop(new StopSignal({ code: 'timeout', message }), new DOMException(message, 'TimeoutError'));
       }, timeoutMs);
     }
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -637,11 +599,6 @@ function settleOrStop(
       },
     );
   });
-}
-
-function abortedStop(name: string, signal: AbortSignal): StopSignal {
-  const { code, message } = abortedError(name, signal) as { code: 'aborted'; message: string };
-  return new StopSignal(code, message);
 }
 
 const TOOL_REGISTRY = Symbol.for('toolshed.ToolRegistry');
