@@ -1,7 +1,8 @@
 // The issue's targets that are not timings, measured in one run: what a model
 // is sent up front with tool search, and how well the search finds the right
 // tool against a word-overlap baseline, with BM25 alone, the embedding table
-// alone and both fused. Timings are in search.bench.ts.
+// alone and both fused; and how often one keyword-stuffed tool (stuffed-tool.js)
+// added to each catalogue comes first or in the top 5. Timings are in search.bench.ts.
 //   pnpm bench   (or: node bench/quality.js after a build)
 import { ToolRegistry } from '@toolshed/core';
 import { createToolIndex, createToolSearch, loadEmbedder, measureTools } from '../dist/index.js';
@@ -11,6 +12,7 @@ import { HELD_OUT_TASKS } from './held-out-tasks.js';
 import { naiveIndex } from './naive-index.js';
 import { REFERENCE_TASKS } from './reference-tasks.js';
 import { REFERENCE_TOOLS } from './reference-tools.js';
+import { STUFFED_TOOL } from './stuffed-tool.js';
 import { TASKS } from './tasks.js';
 
 let missed = 0;
@@ -102,6 +104,34 @@ for (const set of sets) {
   }
 }
 
+// 3. One keyword-stuffed tool added to each catalogue: how often it comes first or in the
+// top 5, per ranker, and what recall the real tools keep beside it.
+const STUFFED_RANKERS = ['BM25', 'table alone', 'BM25 + table'];
+const stuffed = Object.fromEntries(STUFFED_RANKERS.map((name) => [name, { first: 0, top5: 0, tasks: 0 }]));
+for (const set of sets) {
+  console.log(
+    `\nwith a keyword-stuffed tool (${STUFFED_TOOL.name}) added: ${set.tasks.length} ${set.name} over ${set.tools.length + 1} tools`,
+  );
+  console.log(
+    `  ${'ranker'.padEnd(14)} ${'first'.padStart(9)} ${'top 5'.padStart(9)} ${KS.map((k) => `recall@${k}`.padStart(9)).join(' ')}`,
+  );
+  const ranking = rankers([...set.tools, STUFFED_TOOL]);
+  for (const name of STUFFED_RANKERS) {
+    const ranked = set.tasks.map(([query]) => ranking[name](query));
+    const first = ranked.filter((names) => names[0] === STUFFED_TOOL.name).length;
+    const top5 = ranked.filter((names) => names.slice(0, 5).includes(STUFFED_TOOL.name)).length;
+    Object.assign(stuffed[name], {
+      first: stuffed[name].first + first,
+      top5: stuffed[name].top5 + top5,
+      tasks: stuffed[name].tasks + set.tasks.length,
+    });
+    const figures = recalls(ranking[name], set.tasks);
+    console.log(
+      `  ${name.padEnd(14)} ${String(first).padStart(9)} ${String(top5).padStart(9)} ${figures.map((x) => pct(x).padStart(9)).join(' ')}`,
+    );
+  }
+}
+
 console.log('\ntargets');
 const bm25Tuned = results['tuned tasks'].BM25[1];
 console.log(`  BM25 on the tuned tasks, recall@3          ${verdict(bm25Tuned >= 0.95, pct(bm25Tuned), '>= 95%')}`);
@@ -114,6 +144,13 @@ for (const set of sets) {
   console.log(
     `  BM25 + table never below BM25 on the ${set.name.padEnd(15)} ${verdict(worse.length === 0, worse.length === 0 ? 'none below' : `below at k = ${worse.join(', ')}`, 'none below')}`,
   );
+}
+
+for (const name of STUFFED_RANKERS) {
+  const { first, top5, tasks } = stuffed[name];
+  const share = (count) => `${count} of ${tasks} =${pct(count / tasks)}`;
+  console.log(`  stuffed tool first, ${name.padEnd(12)}       ${verdict(first / tasks <= 0.05, share(first), '<= 5%')}`);
+  console.log(`  stuffed tool in the top 5, ${name.padEnd(12)} ${verdict(top5 / tasks <= 0.15, share(top5), '<= 15%')}`);
 }
 
 if (missed > 0) {
