@@ -1,7 +1,8 @@
 import { Option, type Command } from 'commander';
 import { inspectTools } from '../host.js';
-import { formatTools, SCHEMA_FORMATS, type SchemaFormat } from '../schema-format.js';
+import { anthropicDeferredTools, formatTools, SCHEMA_FORMATS, type SchemaFormat } from '../schema-format.js';
 import { style } from '../style.js';
+import { UsageError } from '../usage-error.js';
 
 export function registerSchema(program: Command): void {
   program
@@ -10,8 +11,19 @@ export function registerSchema(program: Command): void {
     .argument('[tools...]', 'only these tools')
     .option('--json', 'print the definitions as one JSON array')
     .addOption(new Option('--format <api>', "print the tools in a model API's own format").choices(SCHEMA_FORMATS))
-    .action(async (names: string[], options: { json?: boolean; format?: SchemaFormat }) => {
-      let { tools } = await inspectTools();
+    .option(
+      '--deferred',
+      "with --format anthropic: Anthropic's tool search tool first, then every tool with defer_loading: true except those exposure.alwaysLoaded keeps loaded",
+    )
+    .action(async (names: string[], options: { json?: boolean; format?: SchemaFormat; deferred?: boolean }) => {
+      // Checked before any plugin is read: nothing is printed for a flag that means nothing here.
+      if (options.deferred && options.format !== 'anthropic') {
+        throw new UsageError(
+          `--deferred marks tools for Anthropic's tool search, so it needs --format anthropic${options.format ? ` (not ${options.format})` : ''}.`,
+        );
+      }
+      const { tools: all, exposure } = await inspectTools();
+      let tools = all;
       if (names.length > 0) {
         const unknown = names.filter((name) => !tools.some((tool) => tool.name === name));
         if (unknown.length > 0) {
@@ -20,6 +32,10 @@ export function registerSchema(program: Command): void {
           return;
         }
         tools = tools.filter((tool) => names.includes(tool.name));
+      }
+      if (options.deferred) {
+        process.stdout.write(`${JSON.stringify(await anthropicDeferredTools(all, tools, exposure), null, 2)}\n`);
+        return;
       }
       if (options.format) {
         process.stdout.write(`${JSON.stringify(await formatTools(options.format, tools), null, 2)}\n`);

@@ -1,5 +1,4 @@
-import type { ToolRegistry } from '@toolshed/core';
-import { anthropic, type AnthropicTool } from '@toolshed/providers';
+import { anthropic, type AnthropicTool, type ToolSource } from '@toolshed/providers';
 import type { ToolSearch } from './session.js';
 
 /** Anthropic's own server-side tool search: `regex` (the model writes patterns) or `bm25` (natural language). */
@@ -16,16 +15,17 @@ export type AnthropicDeferrableTool = AnthropicTool & { defer_loading?: true };
  * search tool first, then each tool the search holds back marked
  * `defer_loading: true` (Claude sees it only once its search finds it), and
  * the always-loaded tools as they are (the result fits the SDK's `ToolUnion[]`).
- * When nothing is deferred this is `anthropic.tools(registry)`.
+ * When nothing is deferred this is `anthropic.tools(source)`. The source is
+ * the registry, or some of its definitions (`toolshed schema <tools...> --deferred`).
  */
 export function toAnthropicToolsWithSearch(
-  registry: ToolRegistry,
+  source: ToolSource,
   search: ToolSearch,
   options: { variant?: AnthropicSearchVariant } = {},
 ): (AnthropicToolSearchTool | AnthropicDeferrableTool)[] {
   const variant = options.variant ?? 'bm25';
   if (variant !== 'bm25' && variant !== 'regex') throw new TypeError(`variant must be "bm25" or "regex", got ${JSON.stringify(variant)}.`);
-  const tools = anthropic.tools(registry);
+  const tools = anthropic.tools(source);
   if (!search.decision.deferred) return tools;
   const searchTool: AnthropicToolSearchTool =
     variant === 'bm25'
