@@ -68,6 +68,9 @@ beforeAll(async () => {
     await server.connect(transport);
     await transport.handleRequest(request, response);
   });
+  // Node closes an idle kept-alive socket after 5 s; on a loaded machine the client can send the
+  // next request on it just then and read ECONNRESET. This test is about notifications, not that race.
+  http.keepAliveTimeout = 120_000;
   url = await listenLocal(http);
 });
 afterAll(async () => {
@@ -101,7 +104,7 @@ it('10,000 tools/list_changed in four storms: a bounded number of listings, the 
   const rewrites = () => s.logs.filter((line) => line.endsWith('its tools changed; the manifest cache is rewritten.')).length;
   const storm = async (count: number, add: string) => {
     const outcome = await registry.dispatch({ name: 'storm', input: { count, add } });
-    expect(outcome).toMatchObject({ ok: true, output: `sent ${count}` });
+    expect(outcome.ok ? outcome : outcome.error).toMatchObject({ ok: true, output: `sent ${count}` });
     expect(await until(() => latest.some((definition) => definition.name === add))).toBe(true);
   };
   // First storms: the tools' checks compiled, the modules loaded, the code optimized (what V8
@@ -142,4 +145,5 @@ it('10,000 tools/list_changed in four storms: a bounded number of listings, the 
   expect(listings).toBe(settled);
   // What is left is code V8 optimized meanwhile; one process-wide ajv kept 1.7 MiB more a listing of these 200 tools.
   expect(after - before).toBeLessThan(5 * 2 ** 20);
-});
+  // Ten thousand notifications each relisted and checked: minutes on a loaded two-core machine, not seconds.
+}, 180_000);
