@@ -133,13 +133,12 @@ describe('toolshed serve (stdio)', { timeout: 30_000 }, () => {
     await expect.poll(() => stderr).toMatch(/toolshed: serving 5 tools over stdio\n/);
   });
 
-  it("lists the project's plugin tools with their input schemas and hints, and no output schema", async () => {
+  it("lists the project's plugin tools with their schemas and hints", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['shout', 'slow', 'steps', 'advance', 'probe']);
-    expect(tools[0]).toEqual({
-      name: 'shout',
-      description: expect.any(String),
+    expect(tools[0]).toMatchObject({
       inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      outputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     });
   });

@@ -15,6 +15,7 @@ export interface RenderedTool {
   sent: unknown;
   description: string;
   inputSchema: unknown;
+  outputSchema: unknown;
 }
 
 /** The value that goes into the request (`tools`, or MCP's `tools/list` result) and each tool in it. */
@@ -23,8 +24,8 @@ export interface Rendered {
   tools: RenderedTool[];
 }
 
-function part(name: string, sent: unknown, description: string, inputSchema: unknown): RenderedTool {
-  return { name, sent, description, inputSchema };
+function part(name: string, sent: unknown, description: string, inputSchema: unknown, outputSchema?: unknown): RenderedTool {
+  return { name, sent, description, inputSchema, outputSchema };
 }
 
 /** Render definitions the way the providers package sends them (its adapters); nothing here re-implements a format. */
@@ -60,7 +61,7 @@ export function render(format: ContextFormat, definitions: readonly ToolDefiniti
       const tools = adapters.mcp.tools(definitions);
       return {
         payload: { tools },
-        tools: tools.map((tool) => part(tool.name, tool, tool.description, tool.inputSchema)),
+        tools: tools.map((tool) => part(tool.name, tool, tool.description, tool.inputSchema, tool.outputSchema)),
       };
     }
   }
