@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,6 +21,11 @@ function askBuilt(file: string): { version?: string; error?: string } {
   return JSON.parse(run.stdout) as { version?: string; error?: string };
 }
 
+/** A copy of core's built JavaScript (its entries and the chunks they share) in `copy`/dist, without core's package.json. */
+function copyBuild(copy: string): void {
+  cpSync(path.join(root, 'dist'), path.join(copy, 'dist'), { recursive: true, filter: (file) => !file.endsWith('.d.ts') });
+}
+
 describe('coreVersion', () => {
   it("is the version in core's package.json, from the source", () => {
     expect(coreVersion()).toBe(version);
@@ -35,7 +40,7 @@ describe('coreVersion', () => {
     const copy = path.join(scratch, 'app');
     mkdirSync(path.join(copy, 'dist'), { recursive: true });
     writeFileSync(path.join(copy, 'package.json'), JSON.stringify({ name: 'my-app', version: '9.9.9' }));
-    copyFileSync(path.join(root, 'dist/contract.js'), path.join(copy, 'dist/contract.js'));
+    copyBuild(copy);
     writeFileSync(path.join(copy, 'dist/package.json'), JSON.stringify({ type: 'module' }));
     // dist/package.json makes contract.js an ES module here; the lookup reads the folder above dist/.
     expect(askBuilt(path.join(copy, 'dist/contract.js'))).toEqual({
@@ -46,7 +51,7 @@ describe('coreVersion', () => {
   it('names the file it could not read when there is no package.json above the build', () => {
     const copy = path.join(scratch, 'bare');
     mkdirSync(path.join(copy, 'dist'), { recursive: true });
-    copyFileSync(path.join(root, 'dist/contract.js'), path.join(copy, 'dist/contract.js'));
+    copyBuild(copy);
     writeFileSync(path.join(copy, 'dist/package.json'), JSON.stringify({ type: 'module' }));
     const { error } = askBuilt(path.join(copy, 'dist/contract.js'));
     const prefix = `cannot read the package.json of @toolshed/core (${path.join(copy, 'package.json')}): ENOENT: `;
