@@ -164,15 +164,17 @@ export async function isolatedInstance(plugin: IsolatedPlugin, manifest: readonl
     throw error;
   }
   const tools: AnyTool[] = manifest.map((entry, index) => {
-    const base = first.mount.tool(entry.definition.name);
+    // The child's output schema is not taken: a hostile child could list one that accepts anything.
+    const { output: _listed, ...base } = first.mount.tool(entry.definition.name);
     const { definition } = entry;
     // What the model sees and approval reads is the host's manifest, never the child's listing
-    // (whose input schema was checked equal to it); the mount's checks stay.
+    // (whose input schema was checked equal to it); the mount's input check stays. Outputs are
+    // checked against the manifest's schema, read before any of the plugin's code ran.
     return {
       ...base,
       description: definition.description,
       input: carrying(base.input, definition.inputSchema),
-      ...(base.output && definition.outputSchema ? { output: carrying(base.output, definition.outputSchema) } : {}),
+      ...(definition.outputSchema ? { output: runtime.jsonSchemaOutput(definition.outputSchema, `the manifest of "${plugin.name}"`) } : {}),
       ...(definition.annotations ? { annotations: { ...definition.annotations } } : { annotations: undefined }),
       ...(entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {}),
       run: async (input, ctx) => {
