@@ -126,6 +126,15 @@ function checkListing(listed: ToolDefinition[], manifest: readonly ManifestTool[
  * spinning); the next call starts a fresh one.
  */
 export async function isolatedInstance(plugin: IsolatedPlugin, manifest: readonly ManifestTool[]): Promise<PluginInstance> {
+  // Its outputs are checked against the manifest by a JSON Schema check that takes objects only.
+  const loose = manifest.find(({ definition }) => definition.outputSchema && definition.outputSchema.type !== 'object');
+  if (loose) {
+    const { name, outputSchema } = loose.definition;
+    throw new PluginError(
+      { phase: 'validate', tool: name, field: 'output' },
+      `its tool "${name}" returns ${JSON.stringify(outputSchema!.type ?? 'untyped')} output, and an isolated plugin's tools must return objects; wrap it, e.g. v.object({ value: ... }), or run the plugin with "isolate": false.`,
+    );
+  }
   const sandbox = await requireSandbox(plugin.cwd);
   const runtime = await loadMountRuntime(plugin.cwd);
   if (!runtime) throw new PluginError({ phase: 'resolve' }, `it is to run isolated, which needs @toolshed/mcp: ${INSTALL_MCP}.`);

@@ -141,6 +141,39 @@ export default definePlugin({
     );
   });
 
+  it('does not load when a tool returns something other than an object, naming the tool and what to do', async () => {
+    const p = project().packageJson({ dependencies: { counter: '1.0.0' } });
+    p.plugin({
+      name: 'counter',
+      code: `import { defineTool, definePlugin } from '@toolshed/core';
+import * as v from 'valibot';
+export default definePlugin({
+  name: 'counter',
+  apiVersion: 1,
+  tools: [defineTool({ name: 'count', description: 'Counts.', input: v.object({}), output: v.number(), run: () => 3 })],
+});
+`,
+      packageJson: { toolshed: { apiVersion: 1, tools: ['count'], manifest: './dist/toolshed.json', permissions: {} } },
+    });
+    p.buildManifest('node_modules/counter');
+    p.config({ plugins: [{ plugin: 'counter', isolate: true }] });
+    const host = await createHost({ cwd: p.dir });
+    try {
+      const outcome = await host.registry.dispatch({ name: 'count', input: {} });
+      expect(outcome, JSON.stringify(outcome)).toMatchObject({
+        ok: false,
+        error: {
+          code: 'execution_failed',
+          message: expect.stringMatching(
+            /counter.*its tool "count" returns "number" output, and an isolated plugin's tools must return objects; wrap it, e\.g\. v\.object\(\{ value: \.\.\. \}\), or run the plugin with "isolate": false/s,
+          ),
+        },
+      });
+    } finally {
+      await host.close();
+    }
+  });
+
   it("checks its outputs against its manifest's output schema, not the one its own process lists", async () => {
     // A hostile plugin: its code declares an output of any text and returns a long one; its manifest,
     // edited by hand, promises text of at most 5 characters.
