@@ -57,8 +57,8 @@ describe('toolshed context', () => {
     const echo = report.tools[0]!;
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout.split('\n')).toEqual([
-      'tool  description  input  output  tokens  bytes',
-      `echo  ${String(echo.description.tokens).padStart(11)}  ${String(echo.inputSchema.tokens).padStart(5)}  ${String(0).padStart(6)}  ${String(echo.total.tokens).padStart(6)}  ${String(echo.total.bytes).padStart(5)}`,
+      'tool  description  input  tokens  bytes',
+      `echo  ${String(echo.description.tokens).padStart(11)}  ${String(echo.inputSchema.tokens).padStart(5)}  ${String(echo.total.tokens).padStart(6)}  ${String(echo.total.bytes).padStart(5)}`,
       `total: ${report.total.tokens} tokens, ${report.total.bytes} bytes for 1 tool in openai format, counted with o200k_base`,
       '',
     ]);

@@ -31,11 +31,10 @@ function printTable(report: ContextReport): void {
     tool.name,
     String(tool.description.tokens),
     String(tool.inputSchema.tokens),
-    String(tool.outputSchema.tokens),
     String(tool.total.tokens),
     String(tool.total.bytes),
   ]);
-  const head = ['tool', 'description', 'input', 'output', 'tokens', 'bytes'];
+  const head = ['tool', 'description', 'input', 'tokens', 'bytes'];
   const widths = head.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) =>
     cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[0]!) : cell.padStart(widths[column]!))).join('  ');
@@ -53,7 +52,7 @@ export function registerContext(program: Command): void {
   program
     .command('context')
     .description(
-      "What the tools' definitions cost in every request: bytes and tokens per tool and in total, split into description, input and output schema",
+      "What the tools' definitions cost in every request: bytes and tokens per tool and in total, split into description and input schema",
     )
     .addOption(new Option('--format <api>', 'the request format to measure').choices(SCHEMA_FORMATS).default('openai'))
     .option('--json', 'print the report as JSON')

@@ -76,9 +76,8 @@ describe('toolshed schema --format', () => {
       {
         name: 'echo',
         description: echoDescription,
+        // No output schema: the server checks outputs itself, and tools/list stays as lean as the other formats.
         inputSchema: echoSchema,
-        // The output's field has no description: it would repeat the input's in every tools/list.
-        outputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
     ]);

@@ -15,7 +15,6 @@ export interface RenderedTool {
   sent: unknown;
   description: string;
   inputSchema: unknown;
-  outputSchema: unknown;
 }
 
 /** The value that goes into the request (`tools`, or MCP's `tools/list` result) and each tool in it. */
@@ -24,8 +23,8 @@ export interface Rendered {
   tools: RenderedTool[];
 }
 
-function part(name: string, sent: unknown, description: string, inputSchema: unknown, outputSchema?: unknown): RenderedTool {
-  return { name, sent, description, inputSchema, outputSchema };
+function part(name: string, sent: unknown, description: string, inputSchema: unknown): RenderedTool {
+  return { name, sent, description, inputSchema };
 }
 
 /** Render definitions the way the providers package sends them (its adapters); nothing here re-implements a format. */
@@ -61,7 +60,7 @@ export function render(format: ContextFormat, definitions: readonly ToolDefiniti
       const tools = adapters.mcp.tools(definitions);
       return {
         payload: { tools },
-        tools: tools.map((tool) => part(tool.name, tool, tool.description, tool.inputSchema, tool.outputSchema)),
+        tools: tools.map((tool) => part(tool.name, tool, tool.description, tool.inputSchema)),
       };
     }
   }

@@ -40,7 +40,7 @@ describe('measureTools', () => {
     for (const format of CONTEXT_FORMATS) {
       const report = await measureTools([weather, ping], { format });
       for (const tool of report.tools) {
-        const parts = tool.description.tokens + tool.inputSchema.tokens + tool.outputSchema.tokens;
+        const parts = tool.description.tokens + tool.inputSchema.tokens;
         expect(parts, `${format} ${tool.name}`).toBeLessThan(tool.total.tokens);
         expect(tool.description.tokens, `${format} ${tool.name}`).toBeGreaterThan(0);
       }
@@ -51,11 +51,15 @@ describe('measureTools', () => {
     }
   });
 
-  it('counts output schemas only where the format sends them (MCP)', async () => {
+  it('counts no output schema in any format: none is sent, MCP included', async () => {
+    for (const format of CONTEXT_FORMATS) {
+      const report = await measureTools([weather], { format });
+      expect(JSON.stringify(report.tools[0]), format).not.toContain('outputSchema');
+    }
     const mcp = await measureTools([weather], { format: 'mcp' });
+    expect(mcp.total.tokens).toBe(tokensOf({ tools: adapters.mcp.tools([weather]) }));
+    expect(JSON.stringify(adapters.mcp.tools([weather]))).not.toContain('celsius');
     const anthropic = await measureTools([weather], { format: 'anthropic' });
-    expect(mcp.tools[0]!.outputSchema.tokens).toBe(tokensOf(weather.outputSchema));
-    expect(anthropic.tools[0]!.outputSchema).toEqual({ bytes: 0, tokens: 0 });
     expect(anthropic.total.tokens).toBe(tokensOf(adapters.anthropic.tools([weather])));
   });
 

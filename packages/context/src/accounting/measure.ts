@@ -17,8 +17,6 @@ export interface ToolCost {
   description: Cost;
   /** The input schema as this format sends it (strict rewrite, Gemini subset…); zero when the format leaves it out. */
   inputSchema: Cost;
-  /** The output schema, where the format sends one (MCP); zero elsewhere. */
-  outputSchema: Cost;
 }
 
 export interface ContextReport {
@@ -60,7 +58,6 @@ export function measureWith(count: CountTokens, definitions: readonly ToolDefini
       total: costOf(count, tool.sent),
       description: costOf(count, tool.description),
       inputSchema: costOf(count, tool.inputSchema),
-      outputSchema: costOf(count, tool.outputSchema),
     })),
     total: costOf(count, rendered.payload),
   };
@@ -68,7 +65,7 @@ export function measureWith(count: CountTokens, definitions: readonly ToolDefini
 
 /**
  * The bytes and tokens of exactly what a format sends for these tools, per
- * tool (split into description, input schema and output schema) and in total.
+ * tool (split into description and input schema) and in total.
  * Throws a TypeError for an unknown format, and the providers' StrictSchemaError
  * when `openai-strict` cannot take a schema.
  */

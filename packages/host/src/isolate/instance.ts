@@ -126,6 +126,15 @@ function checkListing(listed: ToolDefinition[], manifest: readonly ManifestTool[
  * spinning); the next call starts a fresh one.
  */
 export async function isolatedInstance(plugin: IsolatedPlugin, manifest: readonly ManifestTool[]): Promise<PluginInstance> {
+  // Its outputs are checked against the manifest by a JSON Schema check that takes objects only.
+  const loose = manifest.find(({ definition }) => definition.outputSchema && definition.outputSchema.type !== 'object');
+  if (loose) {
+    const { name, outputSchema } = loose.definition;
+    throw new PluginError(
+      { phase: 'validate', tool: name, field: 'output' },
+      `its tool "${name}" returns ${JSON.stringify(outputSchema!.type ?? 'untyped')} output, and an isolated plugin's tools must return objects; wrap it, e.g. v.object({ value: ... }), or run the plugin with "isolate": false.`,
+    );
+  }
   const sandbox = await requireSandbox(plugin.cwd);
   const runtime = await loadMountRuntime(plugin.cwd);
   if (!runtime) throw new PluginError({ phase: 'resolve' }, `it is to run isolated, which needs @toolshed/mcp: ${INSTALL_MCP}.`);
@@ -164,15 +173,17 @@ export async function isolatedInstance(plugin: IsolatedPlugin, manifest: readonl
     throw error;
   }
   const tools: AnyTool[] = manifest.map((entry, index) => {
-    const base = first.mount.tool(entry.definition.name);
+    // The child's output schema is not taken: a hostile child could list one that accepts anything.
+    const { output: _listed, ...base } = first.mount.tool(entry.definition.name);
     const { definition } = entry;
     // What the model sees and approval reads is the host's manifest, never the child's listing
-    // (whose input schema was checked equal to it); the mount's checks stay.
+    // (whose input schema was checked equal to it); the mount's input check stays. Outputs are
+    // checked against the manifest's schema, read before any of the plugin's code ran.
     return {
       ...base,
       description: definition.description,
       input: carrying(base.input, definition.inputSchema),
-      ...(base.output && definition.outputSchema ? { output: carrying(base.output, definition.outputSchema) } : {}),
+      ...(definition.outputSchema ? { output: runtime.jsonSchemaOutput(definition.outputSchema, `the manifest of "${plugin.name}"`) } : {}),
       ...(definition.annotations ? { annotations: { ...definition.annotations } } : { annotations: undefined }),
       ...(entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {}),
       run: async (input, ctx) => {

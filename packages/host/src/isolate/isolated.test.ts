@@ -3,6 +3,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../host.js';
 import { Project } from '../project.fixture.js';
@@ -138,6 +139,95 @@ export default definePlugin({
     await expect(createHost({ cwd: p.dir })).rejects.toThrow(
       /reader.*it asks to connect to smtp\.example\.com:587, which is not granted: add "smtp\.example\.com:587" to "net" in "plugins\[0\]\.grant" of toolshed\.config\.json/s,
     );
+  });
+
+  it('does not load when a tool returns something other than an object, naming the tool and what to do', async () => {
+    const p = project().packageJson({ dependencies: { counter: '1.0.0' } });
+    p.plugin({
+      name: 'counter',
+      code: `import { defineTool, definePlugin } from '@toolshed/core';
+import * as v from 'valibot';
+export default definePlugin({
+  name: 'counter',
+  apiVersion: 1,
+  tools: [defineTool({ name: 'count', description: 'Counts.', input: v.object({}), output: v.number(), run: () => 3 })],
+});
+`,
+      packageJson: { toolshed: { apiVersion: 1, tools: ['count'], manifest: './dist/toolshed.json', permissions: {} } },
+    });
+    p.buildManifest('node_modules/counter');
+    p.config({ plugins: [{ plugin: 'counter', isolate: true }] });
+    const host = await createHost({ cwd: p.dir });
+    try {
+      const outcome = await host.registry.dispatch({ name: 'count', input: {} });
+      expect(outcome, JSON.stringify(outcome)).toMatchObject({
+        ok: false,
+        error: {
+          code: 'execution_failed',
+          message: expect.stringMatching(
+            /counter.*its tool "count" returns "number" output, and an isolated plugin's tools must return objects; wrap it, e\.g\. v\.object\(\{ value: \.\.\. \}\), or run the plugin with "isolate": false/s,
+          ),
+        },
+      });
+    } finally {
+      await host.close();
+    }
+  });
+
+  it("checks its outputs against its manifest's output schema, not the one its own process lists", async () => {
+    // A hostile plugin: its code declares an output of any text and returns a long one; its manifest,
+    // edited by hand, promises text of at most 5 characters.
+    const p = project().packageJson({ dependencies: { teller: '1.0.0' } });
+    p.plugin({
+      name: 'teller',
+      code: `import { defineTool, definePlugin } from '@toolshed/core';
+import * as v from 'valibot';
+export default definePlugin({
+  name: 'teller',
+  apiVersion: 1,
+  tools: [defineTool({
+    name: 'tell',
+    description: 'Tells something short.',
+    input: v.object({}),
+    output: v.object({ text: v.string() }),
+    annotations: { readOnly: true },
+    run: () => ({ text: 'a much longer text than promised' }),
+  })],
+});
+`,
+      packageJson: { toolshed: { apiVersion: 1, tools: ['tell'], manifest: './dist/toolshed.json', permissions: {} } },
+    });
+    p.buildManifest('node_modules/teller');
+    const file = path.join(p.dir, 'node_modules/teller/dist/toolshed.json');
+    const manifest = JSON.parse(readFileSync(file, 'utf8'));
+    const listed = manifest.tools[0].definition.outputSchema;
+    expect(listed).toEqual({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
+    const promised = { ...listed, properties: { text: { type: 'string', maxLength: 5 } } };
+    manifest.tools[0].definition.outputSchema = promised;
+    p.write('node_modules/teller/dist/toolshed.json', manifest);
+
+    // The host used to check outputs against the output schema the child's process listed: the code's own,
+    // which takes this output, so the call succeeded however the manifest was written.
+    const { jsonSchemaOutput } = await import('@toolshed/mcp/mount');
+    const output = { text: 'a much longer text than promised' };
+    expect(await v.safeParseAsync(jsonSchemaOutput(listed, 'the listing'), output)).toMatchObject({ success: true });
+    expect(await v.safeParseAsync(jsonSchemaOutput(promised, 'the manifest'), output)).toMatchObject({ success: false });
+
+    p.config({ isolate: true });
+    const host = await createHost({ cwd: p.dir });
+    try {
+      expect(host.plugins[0]).toMatchObject({ name: 'teller', status: 'loaded', isolated: true });
+      // What the model sees is the manifest's schema too.
+      expect(host.registry.list()[0]!.outputSchema).toEqual(promised);
+      const outcome = await host.registry.dispatch({ name: 'tell', input: {} });
+      expect(outcome, JSON.stringify(outcome)).toMatchObject({
+        ok: false,
+        name: 'tell',
+        error: { code: 'invalid_output', message: expect.stringMatching(/^tell returned output that breaks its own output schema.*text/s) },
+      });
+    } finally {
+      await host.close();
+    }
   });
 });
 

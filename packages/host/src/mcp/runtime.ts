@@ -1,5 +1,5 @@
 // Types only: @toolshed/mcp is an optional peer, loaded at run time only when a config names servers.
-import type { CheckServerConfig, MountServer } from '@toolshed/mcp/mount';
+import type { CheckServerConfig, JsonSchemaOutput, MountServer } from '@toolshed/mcp/mount';
 const { join } = process.getBuiltinModule('node:path');
 const { pathToFileURL } = process.getBuiltinModule('node:url');
 
@@ -7,6 +7,7 @@ const { pathToFileURL } = process.getBuiltinModule('node:url');
 export interface MountRuntime {
   checkServerConfig: CheckServerConfig;
   mountServer: MountServer;
+  jsonSchemaOutput: JsonSchemaOutput;
 }
 
 export const INSTALL_MCP = 'install @toolshed/mcp to mount MCP servers: npm install @toolshed/mcp';

@@ -116,9 +116,15 @@ export interface McpMount {
  * `mountServer(config, ctx)`: a mount for a checked config; starts nothing until a
  * tool runs or `refresh()` is called.
  *
+ * `jsonSchemaOutput(schema, source)`: a tool's output schema (core's JSON Schema kind) for a JSON
+ * Schema of type "object" that did not come from a server's listing, checked by the mount's ajv;
+ * `source` names it in a fault (`the manifest of "@you/tool-x"`). The host checks an isolated
+ * plugin's outputs against its manifest's schema with it, never against what the plugin's process lists.
+ *
  * `closeAllMounts()`: closes every open mount of this process (the entry also does so
  * on SIGINT/SIGTERM and when the process exits).
  */
 export type CheckServerConfig = (value: unknown, where: string) => McpServerConfig;
 export type MountServer = (config: McpServerConfig, ctx: MountContext) => McpMount;
+export type JsonSchemaOutput = (schema: { [key: string]: unknown }, source: string) => NonNullable<AnyTool['output']>;
 export type CloseAllMounts = () => Promise<void>;

@@ -4,6 +4,7 @@ export type {
   CheckServerConfig,
   CloseAllMounts,
   EnvReference,
+  JsonSchemaOutput,
   FromEnv,
   HttpServerConfig,
   McpMount,
@@ -17,5 +18,5 @@ export type {
   ToolsChangedListener,
 } from './api.js';
 export { checkServerConfig, isMcpConfigError, McpConfigError } from './config.js';
-export { mountServer } from './mount.js';
+export { jsonSchemaOutput, mountServer } from './mount.js';
 export { closeAllMounts } from './lifecycle.js';

@@ -204,13 +204,13 @@ class ServerMount implements McpMount {
       name: definition.name,
       description: definition.description,
       parts: PART_TYPES,
-      input: jsonSchemaInput(definition.inputSchema, validator(listed.inputSchema, server, 'input', schemas)),
+      input: jsonSchemaInput(definition.inputSchema, validator(listed.inputSchema, `MCP server "${server}"`, 'input', schemas)),
       run: (input: unknown, ctx: ToolContext) =>
         this.#call(definition.name, serverName, input, ctx).catch((error: unknown) => {
           throw this.#clean(error);
         }),
       ...(definition.outputSchema
-        ? { output: jsonSchemaInput(definition.outputSchema, validator(listed.outputSchema!, server, 'output', schemas)) }
+        ? { output: jsonSchemaInput(definition.outputSchema, validator(listed.outputSchema!, `MCP server "${server}"`, 'output', schemas)) }
         : {}),
       ...(definition.annotations ? { annotations: { ...definition.annotations } } : {}),
       ...(this.#config.timeoutMs !== undefined ? { timeoutMs: this.#config.timeoutMs } : {}),
@@ -443,7 +443,17 @@ class ServerMount implements McpMount {
   }
 }
 
-function validator(schema: { [key: string]: unknown }, server: string, which: 'input' | 'output', schemas: Schemas) {
+/**
+ * An output schema checked by the mount's ajv (loaded on the first check) against a JSON Schema of
+ * type "object" from somewhere other than a server's listing: an isolated plugin's manifest, which
+ * the host reads before any of the plugin's code runs. `source` names it in a fault.
+ */
+export function jsonSchemaOutput(schema: { [key: string]: unknown }, source: string): NonNullable<AnyTool['output']> {
+  return jsonSchemaInput(schema, validator(schema, source, 'output', {}));
+}
+
+/** `source` names where the schema came from (`MCP server "files"`), for a schema that does not compile. */
+function validator(schema: { [key: string]: unknown }, source: string, which: 'input' | 'output', schemas: Schemas) {
   let compiled: import('ajv').ValidateFunction | undefined;
   return async (value: unknown): Promise<JsonSchemaProblem[]> => {
     const { schemaCompiler, toProblems } = await loadValidation();
@@ -454,7 +464,7 @@ function validator(schema: { [key: string]: unknown }, server: string, which: 'i
         {
           path: [],
           kind: 'check',
-          message: `cannot be checked: MCP server "${server}" gave this tool an ${which} schema that does not compile (${error instanceof Error ? error.message : String(error)})`,
+          message: `cannot be checked: ${source} gave this tool an ${which} schema that does not compile (${error instanceof Error ? error.message : String(error)})`,
         },
       ];
     }

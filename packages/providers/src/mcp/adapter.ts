@@ -8,10 +8,8 @@ import { errorResult, outcomeResult, type McpCallToolResult } from './results.js
 /** A tool as MCP `tools/list` describes it. */
 export interface McpTool {
   name: string;
-  title?: string;
   description: string;
   inputSchema: JsonSchema & { type: 'object' };
-  outputSchema?: JsonSchema & { type: 'object' };
   /** Every hint, stated: false where the tool's annotation is absent (see mcpTools). */
   annotations: {
     title?: string;
@@ -30,33 +28,33 @@ const HINTS = [
 ] as const;
 
 /**
- * Tools in the shape of MCP `tools/list`. MCP only allows object output
- * schemas, so a tool whose output is not an object is listed without one
- * (its output then travels as text content only).
+ * Tools in the shape of MCP `tools/list`, as lean as the other formats: no
+ * `outputSchema` (optional in MCP; the registry checks every output against the
+ * tool's own schema before it is sent, and the result still carries it as
+ * `structuredContent`), and the title once, in `annotations.title`, which every
+ * MCP version reads (newer clients fall back to it when the top-level `title` is absent).
  */
 function mcpTools(source: ToolSource): McpTool[] {
   return definitionsOf(source).map((definition) => {
-    const tool: Omit<McpTool, 'annotations'> & Partial<Pick<McpTool, 'annotations'>> = {
-      name: definition.name,
-      description: definition.description,
-      inputSchema: definition.inputSchema as McpTool['inputSchema'],
-    };
     const { annotations } = definition;
-    if (annotations?.title !== undefined) tool.title = annotations.title;
-    if (definition.outputSchema?.type === 'object') tool.outputSchema = definition.outputSchema as McpTool['inputSchema'];
     // Every hint is stated, false where the annotation is absent: Toolshed reads a missing
     // annotation as false, MCP a missing destructiveHint or openWorldHint as true, so a tool
-    // left unsaid would need approval once mounted back (toolshed serve into another Toolshed).
+    // left unsaid would need approval in every client.
     const hints: Partial<McpTool['annotations']> = {};
     if (annotations?.title !== undefined) hints.title = annotations.title;
     for (const [ours, theirs] of HINTS) hints[theirs] = annotations?.[ours] === true;
-    return { ...tool, annotations: hints as McpTool['annotations'] };
+    return {
+      name: definition.name,
+      description: definition.description,
+      inputSchema: definition.inputSchema as McpTool['inputSchema'],
+      annotations: hints as McpTool['annotations'],
+    };
   });
 }
 
 /**
  * MCP, the server's side. Tools: the `tools/list` result's `tools`, with
- * `title` and the annotation hints. Calls: `tools/call` requests (the
+ * the annotation hints (and the title among them). Calls: `tools/call` requests (the
  * request, its `params`, or a list of either; other requests are skipped),
  * named by
  * `_meta["toolshed/callId"]` when the client gives one. Results: one
