@@ -159,11 +159,7 @@ export async function serveHttp(registry: ToolRegistry, options: HttpOptions = {
     const body = await readMessage(req);
     if (!body.ok) return void sendError(res, body.status, body.message, body.code, {}, body.id);
     const invalid = invalidParams(body.value);
-    if (invalid) {
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: (body.value as { id: unknown }).id, error: invalid }));
-      return undefined;
-    }
+    if (invalid) return void sendError(res, 400, invalid.message, invalid.code, {}, (body.value as { id: RequestId }).id);
     const server = createMcpServer(registry, serverOptions);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

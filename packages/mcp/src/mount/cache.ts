@@ -45,43 +45,31 @@ export function cacheFile(cacheDir: string, name: string): string {
   return join(cacheDir, `${name}.json`);
 }
 
-/** A file this module wrote, of this version, or undefined when missing, torn or of another version. */
-function readJson(file: string): Record<string, unknown> | undefined {
-  let parsed: unknown;
+/** The server's tools, or undefined when its cache is missing, torn, of another version or another config. */
+export function readCache(file: string, hash: string): ServerTool[] | undefined {
+  let parsed: { version?: unknown; hash?: unknown; tools?: unknown } | null;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as typeof parsed;
   } catch {
     return undefined;
   }
-  if (typeof parsed !== 'object' || parsed === null || (parsed as { version?: unknown }).version !== CACHE_VERSION) return undefined;
-  return parsed as Record<string, unknown>;
-}
-
-/** Written to a temporary file and renamed over the old one, so a reader never sees half a file. */
-function writeJson(file: string, value: Record<string, unknown>): void {
-  mkdirSync(dirname(file), { recursive: true });
-  // Unique to this writer: two processes, or two threads of one, never share a temporary file.
-  const temporary = `${file}.${randomUUID()}.tmp`;
-  try {
-    writeFileSync(temporary, `${JSON.stringify({ version: CACHE_VERSION, ...value }, null, 2)}\n`);
-    renameSync(temporary, file);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-}
-
-/** The server's tools, or undefined when its cache is missing, torn, of another version or another config. */
-export function readCache(file: string, hash: string): ServerTool[] | undefined {
-  const parsed = readJson(file);
-  if (!parsed) return undefined;
-  const { hash: written, tools } = parsed;
-  if (written !== hash || !Array.isArray(tools)) return undefined;
+  const tools = parsed?.tools;
+  if (parsed?.version !== CACHE_VERSION || parsed.hash !== hash || !Array.isArray(tools)) return undefined;
   if (!tools.every((tool) => typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string'))
     return undefined;
   return tools as ServerTool[];
 }
 
+/** Written to a temporary file and renamed over the old one, so a reader never sees half a file. */
 export function writeCache(file: string, hash: string, server: string, tools: ServerTool[]): void {
-  writeJson(file, { server, hash, tools });
+  mkdirSync(dirname(file), { recursive: true });
+  // Unique to this writer: two processes, or two threads of one, never share a temporary file.
+  const temporary = `${file}.${randomUUID()}.tmp`;
+  try {
+    writeFileSync(temporary, `${JSON.stringify({ version: CACHE_VERSION, server, hash, tools }, null, 2)}\n`);
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }

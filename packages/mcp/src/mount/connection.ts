@@ -61,7 +61,7 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-function describe(error: unknown): string {
+export function describeError(error: unknown): string {
   // Only the status of an HTTP refusal: its body is the server's, and servers echo the headers
   // they were sent (a token from "headers") into it.
   if (error instanceof StreamableHTTPError && (error.code ?? 0) > 0) {
@@ -88,6 +88,22 @@ function isGarbage(error: unknown): boolean {
 function oversizedLine(error: unknown): string | undefined {
   const match = error instanceof Error ? /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(error.message) : null;
   return match ? mebibytes(Number(match[1])) : undefined;
+}
+
+/**
+ * Runs `task` with an abort signal of its own that follows `signal`: the SDK leaves its abort
+ * listener on the signal it is given, so each request gets one that is dropped with it.
+ */
+async function withOwnSignal<T>(signal: AbortSignal | undefined, task: (own: AbortSignal) => Promise<T>): Promise<T> {
+  const own = new AbortController();
+  const forward = () => own.abort(signal?.reason);
+  if (signal?.aborted) forward();
+  else signal?.addEventListener('abort', forward, { once: true });
+  try {
+    return await task(own.signal);
+  } finally {
+    signal?.removeEventListener('abort', forward);
+  }
 }
 
 /** The entry's `startTimeoutMs`, else the default for a first start or a later one. */
@@ -200,9 +216,9 @@ export async function connect(
       stop(`wrote a message of over ${oversized} to its stdout (a line without an end, or an answer too large to take); it was stopped`);
     } else if (isGarbage(error)) {
       stop(
-        `wrote something that is not an MCP message to its stdout (${describe(error).slice(0, 200)}); a stdio server may write only MCP messages there (logs go to stderr)`,
+        `wrote something that is not an MCP message to its stdout (${describeError(error).slice(0, 200)}); a stdio server may write only MCP messages there (logs go to stderr)`,
       );
-    } else events.log(`[mcp ${config.name}] ${describe(error)}`);
+    } else events.log(`[mcp ${config.name}] ${describeError(error)}`);
   };
   let connected = false;
   client.onclose = () => {
@@ -213,17 +229,9 @@ export async function connect(
   };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.toolsChanged());
   try {
-    // A signal of the start's own: the SDK keeps its listener on the signal it is given, and
-    // would send notifications/cancelled for the long-finished initialize when `signal` fires.
-    const start = new AbortController();
-    const forward = () => start.abort(signal?.reason);
-    if (signal?.aborted) forward();
-    else signal?.addEventListener('abort', forward, { once: true });
-    try {
-      await client.connect(transport, { timeout: startTimeout, signal: start.signal });
-    } finally {
-      signal?.removeEventListener('abort', forward);
-    }
+    // With a signal of its own, or the SDK would send notifications/cancelled for the
+    // long-finished initialize when `signal` fires.
+    await withOwnSignal(signal, (own) => client.connect(transport, { timeout: startTimeout, signal: own }));
   } catch (error) {
     closing = true;
     signalChild();
@@ -235,30 +243,12 @@ export async function connect(
         ? 'its process exited before it answered'
         : error instanceof McpError && error.code === ErrorCode.RequestTimeout
           ? `it did not answer initialize within ${startTimeout} ms (raise "startTimeoutMs" if it is only slow)`
-          : describe(error));
+          : describeError(error));
     throw new Error(`could not ${stdio ? 'start' : 'connect'}${where}: ${why}${lastWords()}`);
   }
   connected = true;
-  const pid = stdio?.pid ?? undefined;
-  const call = async (
-    name: string,
-    input: unknown,
-    signal: AbortSignal,
-    report: (progress: Progress) => void,
-    callId: string,
-  ): Promise<CallResult> =>
-    (await client.callTool({ name, arguments: input as Record<string, unknown>, _meta: { [CALL_ID_META]: callId } }, undefined, {
-      signal,
-      timeout: NO_SDK_TIMEOUT,
-      onprogress: (progress) => {
-        const out: Progress = { progress: progress.progress };
-        if (progress.total !== undefined) out.total = progress.total;
-        if (progress.message !== undefined) out.message = progress.message;
-        report(out);
-      },
-    })) as CallResult;
   return {
-    pid,
+    pid: stdio?.pid ?? undefined,
     async listTools() {
       const tools: ServerTool[] = [];
       let cursor: string | undefined;
@@ -286,18 +276,21 @@ export async function connect(
       }
       return tools;
     },
-    async callTool(name, input, signal, report, callId) {
-      // A signal of its own per call: the SDK leaves its abort listener on the signal it is given,
-      // and a registry hands every call without a timeout the same never-aborting one.
-      const own = new AbortController();
-      const forward = () => own.abort(signal.reason);
-      if (signal.aborted) forward();
-      else signal.addEventListener('abort', forward, { once: true });
-      try {
-        return await call(name, input, own.signal, report, callId);
-      } finally {
-        signal.removeEventListener('abort', forward);
-      }
+    callTool(name, input, signal, report, callId) {
+      // A signal of its own per call: a registry hands every call without a timeout the same never-aborting one.
+      return withOwnSignal(signal, async (own) => {
+        const params = { name, arguments: input as Record<string, unknown>, _meta: { [CALL_ID_META]: callId } };
+        return (await client.callTool(params, undefined, {
+          signal: own,
+          timeout: NO_SDK_TIMEOUT,
+          onprogress: (progress) => {
+            const out: Progress = { progress: progress.progress };
+            if (progress.total !== undefined) out.total = progress.total;
+            if (progress.message !== undefined) out.message = progress.message;
+            report(out);
+          },
+        })) as CallResult;
+      });
     },
     fault: () => fault,
     killNow() {
@@ -332,8 +325,4 @@ export function serverError(error: unknown): { code: number; message: string } |
     return { code: error.code, message: error.message };
   }
   return undefined;
-}
-
-export function describeError(error: unknown): string {
-  return describe(error);
 }

@@ -18,8 +18,8 @@ export const filesystemBin = path.join(packageDir, 'node_modules/@modelcontextpr
 export const faultServer = path.join(packageDir, 'test-fixtures/mount/fault-server.mjs');
 
 /**
- * This package's cache module (src/mount/cache.ts) bundled with what it imports into `dir`, as
- * the package ships it (one bundle), for writers in other processes or threads; its URL to import.
+ * This package's cache module (src/mount/cache.ts) bundled with what it imports into `dir`, for
+ * writers in other processes or threads, which cannot import TypeScript; its URL to import.
  */
 export async function cacheModule(dir: string): Promise<string> {
   const file = path.join(dir, 'cache-writer.mjs');

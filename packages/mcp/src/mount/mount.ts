@@ -24,26 +24,19 @@ export function backoffMs(failures: number): number {
   return failures <= 1 ? 0 : Math.min(30_000, 500 * 2 ** (failures - 2));
 }
 
-type Heavy = typeof import('./connection.js') & typeof import('./result.js');
+/** The heavy half (the MCP SDK, ajv), imported when a server first starts or a tool is first validated. */
+type Heavy = typeof import('./connection.js') & typeof import('./result.js') & typeof import('./validate.js');
 let heavy: Promise<Heavy> | undefined;
 function loadHeavy(): Promise<Heavy> {
   // A failed import is not kept: the next start tries again.
-  heavy ??= Promise.all([import('./connection.js'), import('./result.js')]).then(
-    ([connection, result]) => ({ ...connection, ...result }),
+  heavy ??= Promise.all([import('./connection.js'), import('./result.js'), import('./validate.js')]).then(
+    ([connection, result, validate]) => ({ ...connection, ...result, ...validate }),
     (error: unknown) => {
       heavy = undefined;
       throw error;
     },
   );
   return heavy;
-}
-let validation: Promise<typeof import('./validate.js')> | undefined;
-function loadValidation(): Promise<typeof import('./validate.js')> {
-  validation ??= import('./validate.js').catch((error: unknown) => {
-    validation = undefined;
-    throw error;
-  });
-  return validation;
 }
 
 /**
@@ -168,7 +161,7 @@ class ServerMount implements McpMount {
     }
     // A schema ajv cannot compile could never check a call: such a tool is left out, and said so.
     // A compiler of this check's own, dropped with everything it compiled once the check is done.
-    const compileSchema = (await loadValidation()).schemaCompiler();
+    const compileSchema = (await loadHeavy()).schemaCompiler();
     const usable = listed.map((tool): ServerTool => {
       // A server's own "toolshed/unusable" is not taken: only the mount's check says so.
       const { 'toolshed/unusable': _claimed, ...listedTool } = tool;
@@ -456,7 +449,7 @@ export function jsonSchemaOutput(schema: { [key: string]: unknown }, source: str
 function validator(schema: { [key: string]: unknown }, source: string, which: 'input' | 'output', schemas: Schemas) {
   let compiled: import('ajv').ValidateFunction | undefined;
   return async (value: unknown): Promise<JsonSchemaProblem[]> => {
-    const { schemaCompiler, toProblems } = await loadValidation();
+    const { schemaCompiler, toProblems } = await loadHeavy();
     try {
       compiled ??= (schemas.compile ??= schemaCompiler())(schema);
     } catch (error) {
