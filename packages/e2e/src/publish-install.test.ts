@@ -253,7 +253,9 @@ describe('publish to a local registry, install selectively, run every documented
     progress(`step 3b: the context README's commands in an empty folder:\n${commands!.trim()}`);
     const { stdout } = await sh(commands!, dir);
     // Three reports: openai as a table, anthropic as JSON (an estimate), mcp as a table within the budget.
-    expect(stdout).toMatch(/^echo +\d+ +\d+ +\d+ +\d+ +\d+$/m);
+    // No format lists output schemas, so the table has no output column.
+    expect(stdout).toMatch(/^tool +description +input +tokens +bytes$/m);
+    expect(stdout).toMatch(/^echo +\d+ +\d+ +\d+ +\d+$/m);
     expect(stdout).toMatch(/^total: \d+ tokens, \d+ bytes for 1 tool in openai format, counted with o200k_base$/m);
     const json = JSON.parse(stdout.match(/^\{[\s\S]*?^\}$/m)![0]) as { format: string; estimate: boolean; tools: { name: string }[] };
     expect(json).toMatchObject({ format: 'anthropic', estimate: true, tools: [{ name: 'echo' }] });
