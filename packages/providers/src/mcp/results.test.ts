@@ -21,13 +21,12 @@ describe('successResult', () => {
     expect(successResult('lookup', '')).toEqual({ content: [{ type: 'text', text: 'lookup finished and returned no output.' }] });
   });
 
-  it('cuts text over the cap with the note; an object over it is no longer structured', () => {
+  it('cuts text over the cap with the note; an object over it is no longer structured, and still a success', () => {
     const text = successResult('lookup', 'y'.repeat(1000), 300).content[0] as { text: string };
     expect(text.text.length).toBeLessThanOrEqual(300);
     expect(text.text).toMatch(/^y+\n\[Truncated: showing the first \d+ of 1000 characters\./);
     const object = successResult('lookup', { rows: 'y'.repeat(1000) }, 300);
-    expect(object.structuredContent).toBeUndefined();
-    expect(object.isError).toBe(true);
+    expect(object).toEqual({ content: [{ type: 'text', text: expect.stringMatching(/^\{"rows":"y+\n\[Truncated: /) }] });
     expect(successResult('lookup', { a: 1 }, 300)).toEqual({ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } });
     expect(errorResult('e'.repeat(40_000)).content[0]).toMatchObject({ text: expect.stringMatching(/of 40000 characters/) });
   });

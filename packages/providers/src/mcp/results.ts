@@ -25,10 +25,10 @@ export function errorResult(message: string, maxChars: number = DEFAULT_MAX_CHAR
  * checked by the registry, so its result always carries the structured form.
  *
  * Text longer than `maxChars` (default 30000) is cut with the same note as every
- * other path to a model. A cut object cannot be sent as `structuredContent`, and
- * a client that holds an output schema for the tool refuses a success without
- * it, so an object over the cap is sent as an `isError` result whose text is the
- * cut output and the note.
+ * other path to a model. A cut object cannot be sent as `structuredContent`, so it
+ * goes as text only: still a success, since the call did its work (a model told it
+ * failed may send it again). No client refuses that, because `tools/list` lists no
+ * output schemas.
  */
 
 export function successResult(name: string, output: unknown, maxChars: number = DEFAULT_MAX_CHARS): McpCallToolResult {
@@ -41,11 +41,7 @@ export function successResult(name: string, output: unknown, maxChars: number = 
   // Some clients pass results on to APIs that refuse an empty one (Anthropic's tool_result).
   const text = typeof output === 'string' ? output : json;
   if (text === undefined || text === '') return { content: [{ type: 'text', text: emptyResultText(name) }] };
-  if (text.length > maxChars) {
-    const result: McpCallToolResult = { content: [{ type: 'text', text: capText(text, maxChars) }] };
-    if (isRecord(output)) result.isError = true;
-    return result;
-  }
+  if (text.length > maxChars) return { content: [{ type: 'text', text: capText(text, maxChars) }] };
   const result: McpCallToolResult = { content: [{ type: 'text', text }] };
   if (isRecord(output)) result.structuredContent = output;
   return result;
