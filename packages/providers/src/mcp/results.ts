@@ -21,8 +21,8 @@ export function errorResult(message: string, maxChars: number = DEFAULT_MAX_CHAR
 /**
  * Turn a successful call's output into a `tools/call` result: the output as text
  * for every client, and as `structuredContent` when it is an object (MCP allows
- * nothing else there). A tool that lists an output schema has an object output,
- * checked by the registry, so its result always carries the structured form.
+ * nothing else there). A tool with an object output schema, checked by the
+ * registry, always carries the structured form (unless it is cut, below).
  *
  * Text longer than `maxChars` (default 30000) is cut with the same note as every
  * other path to a model. A cut object cannot be sent as `structuredContent`, so it
