@@ -242,7 +242,10 @@ async function attackAll(isolate: boolean): Promise<{ escapes: string[]; outcome
       const output = outcome.ok ? (outcome.output as Output) : undefined;
       if (attack.escaped(outcome, output)) escapes.push(attack.name);
       // The plugin itself answers again (a new process if the attack ended its own), so the next attack starts clean.
-      await host.registry.dispatch({ name: 'attack', input: { kind: 'pid' } });
+      // A new process starts the sandbox again, which on a loaded machine takes longer than the tool's own 1.5 s;
+      // timed out, it would be stopped in turn and the next attack would start it yet again.
+      const again = await host.registry.dispatch({ name: 'attack', input: { kind: 'pid' } }, { timeoutMs: 30_000 });
+      expect(again, `the plugin answers after "${attack.name}": ${JSON.stringify(again)}`).toMatchObject({ ok: true });
       // The host and the other plugins keep working after each attack.
       expect(await host.registry.dispatch({ name: 'echo', input: { text: 'still here' } })).toMatchObject({
         ok: true,
@@ -251,7 +254,12 @@ async function attackAll(isolate: boolean): Promise<{ escapes: string[]; outcome
     }
     if (isolate) {
       // The grant works: the granted port is reached, through the sandbox's proxy.
-      const granted = await host.registry.dispatch({ name: 'attack', input: { kind: 'socks', host: '127.0.0.1', port: grantedPort } });
+      const started = performance.now();
+      const granted = await host.registry.dispatch(
+        { name: 'attack', input: { kind: 'socks', host: '127.0.0.1', port: grantedPort } },
+        { timeoutMs: 20_000 },
+      );
+      console.log(`granted: ${JSON.stringify(granted).slice(0, 300)} in ${Math.round(performance.now() - started)} ms`);
       expect(granted, JSON.stringify(granted)).toMatchObject({ ok: true, output: { done: true, got: 'granted-banner' } });
     }
   } finally {
