@@ -254,12 +254,7 @@ async function attackAll(isolate: boolean): Promise<{ escapes: string[]; outcome
     }
     if (isolate) {
       // The grant works: the granted port is reached, through the sandbox's proxy.
-      const started = performance.now();
-      const granted = await host.registry.dispatch(
-        { name: 'attack', input: { kind: 'socks', host: '127.0.0.1', port: grantedPort } },
-        { timeoutMs: 20_000 },
-      );
-      console.log(`granted: ${JSON.stringify(granted).slice(0, 300)} in ${Math.round(performance.now() - started)} ms`);
+      const granted = await host.registry.dispatch({ name: 'attack', input: { kind: 'socks', host: '127.0.0.1', port: grantedPort } });
       expect(granted, JSON.stringify(granted)).toMatchObject({ ok: true, output: { done: true, got: 'granted-banner' } });
     }
   } finally {
