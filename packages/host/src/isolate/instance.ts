@@ -141,7 +141,7 @@ export async function isolatedInstance(plugin: IsolatedPlugin, manifest: readonl
   const mcpEntry = createRequire(join(plugin.cwd, 'package.json')).resolve('@toolshed/mcp', {
     paths: [plugin.cwd, dirname(fileURLToPath(import.meta.url))],
   });
-  let current: { mount: McpMount; folder: string; ready: Promise<void> } | undefined;
+  let current: { mount: McpMount; folder: string; ready: Promise<void>; stopped?: Promise<void> } | undefined;
   const start = () => {
     const { config, folder } = childConfig(plugin, manifest, sandbox, mcpEntry);
     const mount = runtime.mountServer(config, {
@@ -159,11 +159,8 @@ export async function isolatedInstance(plugin: IsolatedPlugin, manifest: readonl
   const stop = async (which: typeof current) => {
     if (!which) return;
     if (current === which) current = undefined;
-    try {
-      await which.mount.close();
-    } finally {
-      removePrivateFolder(which.folder);
-    }
+    which.stopped ??= which.mount.close().finally(() => removePrivateFolder(which.folder));
+    await which.stopped;
   };
   const first = start();
   try {
@@ -188,10 +185,26 @@ export async function isolatedInstance(plugin: IsolatedPlugin, manifest: readonl
       ...(entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {}),
       run: async (input, ctx) => {
         const running = current ?? start();
-        await running.ready;
+        try {
+          await running.ready;
+        } catch (error) {
+          // A process that did not start is not kept: the next call starts a fresh one.
+          await stop(running);
+          throw error;
+        }
+        // Given up on while its process started (a restart can outlast a short timeout): nothing of
+        // this call ran, so the process is kept for the next call rather than started yet again.
+        ctx.signal.throwIfAborted();
+        // Stopped while in the child, the call ends its process (the plugin may go on spinning). It is
+        // let go at once, so a call made right after the timeout starts a fresh one instead of joining it.
+        const letGo = () => {
+          if (current === running) current = undefined;
+        };
+        ctx.signal.addEventListener('abort', letGo, { once: true });
         try {
           return await running.mount.tool(manifest[index]!.definition.name).run(input, ctx);
         } finally {
+          ctx.signal.removeEventListener('abort', letGo);
           if (ctx.signal.aborted) await stop(running);
         }
       },

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -94,6 +95,64 @@ export default definePlugin({
           { type: 'file', mimeType: 'text/markdown', text: '# Notes', uri: 'file:///notes.md', name: 'notes.md' },
         ],
       });
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('starts a fresh process after a stopped call, keeps one that a call gave up on while it started, and drops one that failed', async () => {
+    const p = project().packageJson({ dependencies: { starter: '1.0.0' } });
+    p.plugin({
+      name: 'starter',
+      code: `import { appendFileSync } from 'node:fs';
+import { defineTool, definePlugin } from '@toolshed/core';
+import * as v from 'valibot';
+// Each process that imports the plugin says so, in the one file it may write.
+appendFileSync(new URL('../../starts.log', import.meta.url), 'start\\n');
+export default definePlugin({
+  name: 'starter',
+  apiVersion: 1,
+  tools: [
+    defineTool({ name: 'hang', description: 'Waits a minute.', input: v.object({}), annotations: { readOnly: true }, run: () => new Promise((done) => setTimeout(() => done({ waited: true }), 60_000)) }),
+    defineTool({ name: 'ping', description: 'Answers.', input: v.object({}), annotations: { readOnly: true }, run: () => ({ pid: process.pid }) }),
+  ],
+});
+`,
+      packageJson: {
+        toolshed: { apiVersion: 1, tools: ['hang', 'ping'], manifest: './dist/toolshed.json', permissions: { write: ['starts.log'] } },
+      },
+    });
+    p.buildManifest('node_modules/starter');
+    const log = p.write('starts.log', '');
+    p.config({ plugins: [{ plugin: 'starter', isolate: true, grant: { write: ['starts.log'] } }] });
+    const starts = () => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+    const call = (name: string, timeoutMs?: number) =>
+      host.registry.dispatch({ name, input: {} }, timeoutMs === undefined ? undefined : { timeoutMs });
+    const host = await createHost({ cwd: p.dir });
+    try {
+      expect(host.plugins[0], JSON.stringify(host.plugins[0])).toMatchObject({ status: 'loaded', isolated: true });
+      // Its process starts with its first call, which times out in the child and so ends that process.
+      // The call right after starts another and gives up (1 ms) before it is up. That process is
+      // kept: the next call runs in it.
+      expect(await call('hang', 300)).toMatchObject({ ok: false, error: { code: 'timeout' } });
+      expect(await call('ping', 1)).toMatchObject({ ok: false, error: { code: 'timeout' } });
+      // Once it is up (it has imported the plugin), a while for it to be ended if it were not kept.
+      while (starts() < 2) await sleep(20);
+      await sleep(1000);
+      const answered = await call('ping');
+      expect(answered, JSON.stringify(answered)).toMatchObject({ ok: true });
+      expect(starts()).toBe(2);
+      // A process that fails to start is not kept: once the plugin can start again, so can its next call.
+      expect(await call('hang', 300)).toMatchObject({ ok: false, error: { code: 'timeout' } });
+      const entry = path.join(p.dir, 'node_modules/starter/index.js');
+      const code = readFileSync(entry, 'utf8');
+      writeFileSync(entry, 'throw new Error("broken for a while");\n');
+      const broken = await call('ping');
+      expect(broken, JSON.stringify(broken)).toMatchObject({ ok: false, error: { code: 'execution_failed' } });
+      writeFileSync(entry, code);
+      const again = await call('ping');
+      expect(again, JSON.stringify(again)).toMatchObject({ ok: true });
+      expect(starts()).toBe(3);
     } finally {
       await host.close();
     }
