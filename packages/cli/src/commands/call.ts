@@ -4,7 +4,7 @@ import { outcomeRecord } from '@toolshed/core/contract';
 import { partLine, writeParts } from '../call-parts.js';
 import { commandOf, type CommandSpec } from '../command-spec.js';
 import { loadTools } from '../host.js';
-import { parseTimeout, readCallInput } from '../input.js';
+import { numberFlag, readCallInput } from '../input.js';
 import { print } from '../print.js';
 import { style } from '../style.js';
 import { UsageError } from '../usage-error.js';
@@ -122,7 +122,7 @@ export function registerCall(program: Command): void {
 
 export async function runCall(tool: string, json: string | undefined, options: CallOptions): Promise<void> {
   const input = await readCallInput(tool, json, options.inputFile);
-  const timeoutMs = parseTimeout(options.timeout);
+  const timeoutMs = numberFlag('--timeout', options.timeout, (ms) => Number.isFinite(ms) && ms > 0, 'a positive number of milliseconds');
   // Imported here: it loads @toolshed/core, which listing commands do without.
   const { terminalApproval } = await import('../approval.js');
   const { registry, host } = await loadTools({ approve: await terminalApproval(options.yes === true) });
