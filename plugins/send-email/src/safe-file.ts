@@ -108,14 +108,13 @@ export function walkMode(): WalkMode {
 
 /**
  * Where an open descriptor really points; undefined only in `path` mode, which has no way
- * to ask. In `descriptor` mode a descriptor that cannot be read back is refused by the caller.
+ * to ask. In `descriptor` mode a descriptor that cannot be read back is refused, not skipped.
  */
-async function openedPath(handle: FileHandle): Promise<{ real: string } | { real: undefined; errno?: string } | undefined> {
+async function openedPath(handle: FileHandle, shown: string): Promise<string | undefined> {
   if (walkMode().kind !== 'descriptor') return undefined;
-  return readlink(`/proc/self/fd/${handle.fd}`).then(
-    (real) => ({ real }),
-    (error: unknown) => ({ real: undefined, errno: errnoOf(error) }),
-  );
+  return readlink(`/proc/self/fd/${handle.fd}`).catch((error: unknown) => {
+    throw new SafeFileError({ kind: 'io', path: shown, errno: errnoOf(error) });
+  });
 }
 
 /** A folder inside the project, held open while files in it are made. */
@@ -257,17 +256,16 @@ export async function openFileIn(dir: RootDir, name: string, mode: OpenMode): Pr
     if (code === 'EISDIR') throw new SafeFileError({ kind: 'not_file', path: shown });
     throw new SafeFileError({ kind: 'io', path: shown, errno: code });
   }
-  const real = await openedPath(handle);
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new SafeFileError({ kind: 'not_file', path: shown });
     // The real path of a hard link is its inside name, so the check below cannot see that
     // the file is also one outside the project; a file this call made has one name.
     if (!created && stats.nlink > 1) throw new SafeFileError({ kind: 'hard_link', path: shown });
-    // The folder may have been moved out of the project after it was opened. In descriptor
-    // mode a real path that cannot be read is refused, not skipped; path mode has none (see top).
-    if (real !== undefined && real.real === undefined) throw new SafeFileError({ kind: 'io', path: shown, errno: real.errno ?? 'unknown' });
-    if (real?.real !== undefined && !inside(dir.realRoot, real.real)) throw new SafeFileError({ kind: 'moved', path: shown });
+    // The folder may have been moved out of the project after it was opened (path mode has
+    // no real path to check, see top).
+    const real = await openedPath(handle, shown);
+    if (real !== undefined && !inside(dir.realRoot, real)) throw new SafeFileError({ kind: 'moved', path: shown });
     return handle;
   } catch (error) {
     await handle.close();
