@@ -42,11 +42,10 @@ export async function readCallInput(tool: string, json: string | undefined, inpu
   }
 }
 
-export function parseTimeout(value: string | undefined): number | undefined {
+/** A flag's number, or a usage error saying what it must be (`--limit must be a whole number of at least 1, got "x".`). */
+export function numberFlag(flag: string, value: string | undefined, valid: (n: number) => boolean, must: string): number | undefined {
   if (value === undefined) return undefined;
-  const ms = Number(value);
-  if (!Number.isFinite(ms) || ms <= 0) {
-    throw new UsageError(`--timeout must be a positive number of milliseconds, got "${value}".`);
-  }
-  return ms;
+  const n = Number(value);
+  if (!valid(n)) throw new UsageError(`${flag} must be ${must}, got "${value}".`);
+  return n;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { approvalPolicy, type Outcome } from '@toolshed/core';
+import { approvalPolicy, isRecord, type Outcome } from '@toolshed/core';
 import { adapters, TOOL_FORMATS, type ToolFormat } from '@toolshed/providers';
 import type { CallLine } from './api.js';
 import type { Inspected } from './inspected.js';
@@ -16,8 +16,8 @@ export interface CallRequest {
 
 /** Errors as a field: a body the page did not send is answered in words, never thrown. */
 export function parseCallRequest(body: unknown): { ok: true; call: CallRequest } | { ok: false; message: string } {
-  if (typeof body !== 'object' || body === null) return { ok: false, message: 'The body must be a JSON object {name, input}.' };
-  const { name, input, confirmed, format } = body as Record<string, unknown>;
+  if (!isRecord(body)) return { ok: false, message: 'The body must be a JSON object {name, input}.' };
+  const { name, input, confirmed, format } = body;
   if (typeof name !== 'string' || name === '') return { ok: false, message: '"name" must be the name of a tool.' };
   const chosen = format ?? 'openai';
   if (typeof chosen !== 'string' || !(TOOL_FORMATS as readonly string[]).includes(chosen)) {
@@ -28,7 +28,7 @@ export function parseCallRequest(body: unknown): { ok: true; call: CallRequest }
 
 /** The callId of a running call named by `POST /api/cancel`, or what was wrong with the body. */
 export function parseCancelRequest(body: unknown): { ok: true; callId: string } | { ok: false; message: string } {
-  const callId = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).callId : undefined;
+  const callId = isRecord(body) ? body.callId : undefined;
   if (typeof callId !== 'string' || callId === '') return { ok: false, message: '"callId" must be the id of a running call.' };
   return { ok: true, callId };
 }

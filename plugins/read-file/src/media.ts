@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import { type ContentPart, sniffMime, ToolError, withParts, type WithParts } from '@toolshed/core';
+import { type ContentPart, sniffMime, ToolError } from '@toolshed/core';
 
 /** The binary files read_file sends as they are: what every model API that takes images or documents takes. */
 const MEDIA: Record<string, { type: 'image' | 'file'; kind: string }> = {
@@ -23,18 +23,8 @@ export function mediaOf(head: Uint8Array): Media | undefined {
   return media && mimeType ? { mimeType, ...media } : undefined;
 }
 
-interface MediaOutput {
-  path: string;
-  text: string;
-  firstLine: number;
-  lastLine: number;
-  hasMore: boolean;
-  size: number;
-  note: string;
-}
-
 /**
- * The whole file as one part, beside an output that says so. Above `maxMediaBytes` it is refused
+ * The whole file as one part, and the note that says so. Above `maxMediaBytes` it is refused
  * with the size a model API takes: a larger one would be refused by the API after the read.
  */
 export async function readMedia(
@@ -44,7 +34,7 @@ export async function readMedia(
   shown: string,
   display: string,
   maxMediaBytes: number,
-): Promise<WithParts<MediaOutput>> {
+): Promise<{ part: ContentPart; note: string }> {
   if (size > maxMediaBytes) {
     throw new ToolError(
       'execution_failed',
@@ -61,5 +51,5 @@ export async function readMedia(
     name: display,
   };
   const note = `${shown} is a ${media.kind} (${read.bytesRead} bytes); it is attached to this result rather than shown as text.`;
-  return withParts({ path: display, text: '', firstLine: 0, lastLine: 0, hasMore: false, size, note }, [part]);
+  return { part, note };
 }

@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { defineTool, isToolError, ToolError, type ToolContext, type WithParts } from '@toolshed/core';
+import { defineTool, isToolError, ToolError, type ToolContext, withParts, type WithParts } from '@toolshed/core';
 import * as v from 'valibot';
 import { binary, denied, fileSystemError, notFound } from './errors.js';
 import { findLineRange } from './line-range.js';
@@ -72,7 +72,6 @@ const DESCRIPTION =
 export function readFileTool(settings: ResolvedReadFileOptions) {
   const root = fixedRoot(path.resolve(settings.root ?? '.'));
   const policy = createPathPolicy(settings.deny, settings.allow);
-  const { maxLines, maxBytes, maxScanBytes, maxMediaBytes } = settings;
   const hardLinks: HardLinks = { policy: settings.hardLinks, search: createTwinSearch(policy) };
   return defineTool({
     name: 'read_file',
@@ -83,21 +82,17 @@ export function readFileTool(settings: ResolvedReadFileOptions) {
     parts: ['image', 'file'],
     timeoutMs: settings.timeoutMs,
     run: (input, ctx) =>
-      readFile(input, ctx, { root, policy, maxLines, maxBytes, maxScanBytes, maxMediaBytes, hardLinks }).catch((error: unknown) => {
+      readFile(input, ctx, { ...settings, root, policy, hardLinks }).catch((error: unknown) => {
         throw fileSystemError(input.path, error);
       }),
   });
 }
 
-interface Settings {
+type Settings = Pick<ResolvedReadFileOptions, 'maxLines' | 'maxBytes' | 'maxScanBytes' | 'maxMediaBytes'> & {
   root: Root;
   policy: PathPolicy;
-  maxLines: number;
-  maxBytes: number;
-  maxScanBytes: number;
-  maxMediaBytes: number;
   hardLinks: HardLinks;
-}
+};
 
 async function readFile(input: v.InferOutput<typeof Input>, ctx: ToolContext, settings: Settings): Promise<Output | WithParts<Output>> {
   ctx.signal.throwIfAborted();
@@ -145,7 +140,10 @@ async function readLines(
   const headBytes = head.subarray(0, (await file.read(head, 0, head.length, 0)).bytesRead);
   refuseSecret(input.path, headBytes);
   const media = mediaOf(headBytes);
-  if (media) return readMedia(file, media, size, shown, display, settings.maxMediaBytes);
+  if (media) {
+    const { part, note } = await readMedia(file, media, size, shown, display, settings.maxMediaBytes);
+    return withParts({ path: display, text: '', firstLine: 0, lastLine: 0, hasMore: false, size, note }, [part]);
+  }
   if (headBytes.subarray(0, SNIFF_BYTES).includes(0)) throw binary(shown, size);
 
   const range = await findLineRange(file, size, {

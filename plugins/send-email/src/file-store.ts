@@ -141,10 +141,8 @@ export class FileLedgerStore<T> implements LedgerStore<T> {
     const opened = this.#opened;
     this.#opened = undefined;
     await this.#next?.done.catch(() => {});
-    if (opened) {
-      const handles = await opened.catch(() => undefined);
-      if (handles) await Promise.all([handles.reader.close(), handles.writer.close()]);
-    }
+    const handles = await opened?.catch(() => undefined);
+    if (handles) await Promise.all([handles.reader.close(), handles.writer.close()]);
   }
 
   /** A call id seen in a damaged record is in doubt, unless a valid record settles it. */

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ToolError } from '@toolshed/core';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isToolError, ToolError } from '@toolshed/core';
 import type { CallRecord, Claim, ClaimedRecord, ClaimResult, LedgerStore } from './call-record.js';
 import { isDeliveryInDoubt } from './in-doubt.js';
 import { ownerStopped, THIS_PROCESS } from './owner.js';
@@ -99,9 +100,10 @@ export class CallLedger<T> {
       }
       // A ToolError's message is ours; any other error's text may carry anything (a server's
       // words, a secret), so only its class goes into the store.
-      const { code, message } = toolErrorFields(error);
-      const recorded = code === 'unknown' ? `send_email failed with ${classify(error)}.` : message;
-      await this.#store.settle({ ...base, at: Date.now(), state: 'failed', error: { code, message: recorded } }).catch(() => {});
+      const recorded = isToolError(error)
+        ? { code: error.code, message: error.message }
+        : { code: 'unknown', message: `send_email failed with ${classify(error)}.` };
+      await this.#store.settle({ ...base, at: Date.now(), state: 'failed', error: recorded }).catch(() => {});
       throw error;
     }
     // The message is out: a failure to note it must not turn into a failure (and a resend).
@@ -116,7 +118,7 @@ export class CallLedger<T> {
   /** Answer a call id that is already claimed: from its outcome, or by waiting for one. */
   async #answer(record: CallRecord<T>, fingerprint: string, signal: AbortSignal): Promise<T> {
     for (let wait = 10; ; wait = Math.min(wait * 2, 250)) {
-      if (record.fingerprint !== undefined) checkSameInput(record.id, record.fingerprint, fingerprint);
+      if (record.fingerprint !== undefined && record.fingerprint !== fingerprint) throw differentInput(record.id);
       switch (record.state) {
         case 'sent':
           return record.output;
@@ -148,7 +150,7 @@ export class CallLedger<T> {
         await this.#store.settle(inDoubt).catch(() => {});
         throw inDoubtError(inDoubt);
       }
-      await sleep(wait, signal);
+      await sleep(wait, undefined, { signal }).catch(() => {});
       if (signal.aborted) throw stillSending(record);
       const now = await this.#store.read(record.id).catch((error: unknown) => {
         throw this.#unreachable(record, error);
@@ -180,7 +182,7 @@ export class CallLedger<T> {
   }
 
   #unwritable(error: unknown): ToolError {
-    if (toolErrorFields(error).code !== 'unknown') return error as ToolError;
+    if (isToolError(error)) return error;
     const reason = isSafeFileError(error) ? error.message : classify(error);
     return new ToolError(
       'execution_failed',
@@ -221,10 +223,6 @@ function stillSending(record: CallRecord<unknown>): ToolError {
   );
 }
 
-function checkSameInput(callId: string, earlier: string, now: string): void {
-  if (earlier !== now) throw differentInput(callId);
-}
-
 function differentInput(callId: string): ToolError {
   return new ToolError(
     'invalid_input',
@@ -244,24 +242,4 @@ export function classify(error: unknown): string {
     typeof code === 'string' && /^(?:E[A-Z0-9]{1,20}|ERR_[A-Z0-9_]{1,60})$/.test(code) ? code : undefined,
   ].filter(Boolean);
   return parts.length > 0 ? `an unexpected error (${parts.join(' ')})` : 'an unexpected error';
-}
-
-/** The code and message of a ToolError (from any copy of core), or 'unknown'. */
-function toolErrorFields(error: unknown): { code: string; message: string } {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  const known = code === 'denied' || code === 'invalid_input' || code === 'execution_failed';
-  return { code: known ? code : 'unknown', message: typeof message === 'string' ? message : String(error) };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

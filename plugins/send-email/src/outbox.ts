@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, lstat, unlink } from 'node:fs/promises';
 import { mailFields, type Message } from './message.js';
-import { openDirInRoot, openFileIn, SafeFileError } from './safe-file.js';
+import { errnoOf, openDirInRoot, openFileIn, SafeFileError } from './safe-file.js';
 
 /** The complete RFC 5322 message, built by nodemailer (loaded on first use). */
 export async function composeMessage(message: Message): Promise<Buffer> {
@@ -37,14 +37,14 @@ export async function writeToOutbox(root: string, dir: string, name: string, raw
     } catch (error) {
       await handle.close();
       await unlink(folder.at(tempName)).catch(() => {});
-      throw new SafeFileError({ kind: 'io', path: folder.show(tempName), errno: (error as NodeJS.ErrnoException).code ?? 'unknown' });
+      throw new SafeFileError({ kind: 'io', path: folder.show(tempName), errno: errnoOf(error) });
     }
     await handle.close();
     try {
       // link, not rename: it fails on an existing name (file or link) instead of replacing it.
       await link(folder.at(tempName), folder.at(name));
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+      const code = errnoOf(error);
       const taken = code === 'EEXIST' ? await lstat(folder.at(name)).catch(() => undefined) : undefined;
       throw new SafeFileError(
         code === 'EEXIST'

@@ -13,6 +13,5 @@ export function dedupeRecipients(to: readonly string[], cc: readonly string[]): 
       seen.add(key);
       return true;
     });
-  const firstTo = keep(to);
-  return { to: firstTo, cc: keep(cc) };
+  return { to: keep(to), cc: keep(cc) };
 }

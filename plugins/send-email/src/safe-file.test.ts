@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isSafeFileError, mkdirInRoot, openInRoot, replaceInRoot, type SafeFileProblem, walkMode } from './safe-file.js';
+import { isSafeFileError, openDirInRoot, openInRoot, type SafeFileProblem, walkMode } from './safe-file.js';
 
 let root: string;
 let outside: string;
@@ -29,7 +29,14 @@ async function problem(promise: Promise<unknown>): Promise<SafeFileProblem> {
   return error.problem;
 }
 
-describe('mkdirInRoot', () => {
+/** Make `dir` and its missing folders as the outbox does, and return its project-relative path. */
+async function mkdirInRoot(root: string, dir: string): Promise<string> {
+  const opened = await openDirInRoot(root, dir, true);
+  await opened.close();
+  return opened.display;
+}
+
+describe('openDirInRoot, making missing folders', () => {
   it('makes every missing folder and returns the real path', async () => {
     expect(await mkdirInRoot(root, join(root, '.toolshed/send-email/deep'))).toBe('.toolshed/send-email/deep');
     expect(await readdir(join(root, '.toolshed/send-email'))).toEqual(['deep']);
@@ -122,23 +129,6 @@ describe('openInRoot', () => {
   it('refuses a folder as a file', async () => {
     await mkdir(join(root, 'dir'));
     expect(await problem(openInRoot(root, 'dir', 'append'))).toMatchObject({ kind: 'not_file', path: 'dir' });
-  });
-});
-
-describe('replaceInRoot', () => {
-  it('replaces a link at the name instead of writing through it', async () => {
-    await writeFile(join(outside, 'victim'), 'untouched');
-    await symlink(join(outside, 'victim'), join(root, 'calls.jsonl'));
-    await replaceInRoot(root, 'calls.jsonl', 'compacted\n');
-    expect(await readFile(join(root, 'calls.jsonl'), 'utf8')).toBe('compacted\n');
-    expect(await readFile(join(outside, 'victim'), 'utf8')).toBe('untouched');
-    expect(await readdir(root)).toEqual(['calls.jsonl']);
-  });
-
-  it('refuses when the folder is a link', async () => {
-    await symlink(outside, join(root, '.toolshed'));
-    expect(await problem(replaceInRoot(root, '.toolshed/calls.jsonl', 'x'))).toEqual({ kind: 'symlink', path: '.toolshed' });
-    expect(await readdir(outside)).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { constants, existsSync } from 'node:fs';
-import { lstat, mkdir, open, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readlink, realpath, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { brand, hasBrand } from '@toolshed/core/contract';
 
@@ -89,7 +89,7 @@ function inside(root: string, target: string): boolean {
   return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
 }
 
-const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'unknown';
+export const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'unknown';
 
 /** How folders are walked here: through open descriptors, or (the weaker fallback) by path. */
 export type WalkMode = { kind: 'descriptor' } | { kind: 'path'; why: string };
@@ -106,20 +106,15 @@ export function walkMode(): WalkMode {
   return mode;
 }
 
-function hasProcFd(): boolean {
-  return walkMode().kind === 'descriptor';
-}
-
 /**
  * Where an open descriptor really points; undefined only in `path` mode, which has no way
- * to ask. In `descriptor` mode a descriptor that cannot be read back is refused by the caller.
+ * to ask. In `descriptor` mode a descriptor that cannot be read back is refused, not skipped.
  */
-async function openedPath(handle: FileHandle): Promise<{ real: string } | { real: undefined; errno?: string } | undefined> {
-  if (!hasProcFd()) return undefined;
-  return readlink(`/proc/self/fd/${handle.fd}`).then(
-    (real) => ({ real }),
-    (error: unknown) => ({ real: undefined, errno: errnoOf(error) }),
-  );
+async function openedPath(handle: FileHandle, shown: string): Promise<string | undefined> {
+  if (walkMode().kind !== 'descriptor') return undefined;
+  return readlink(`/proc/self/fd/${handle.fd}`).catch((error: unknown) => {
+    throw new SafeFileError({ kind: 'io', path: shown, errno: errnoOf(error) });
+  });
 }
 
 /** A folder inside the project, held open while files in it are made. */
@@ -162,7 +157,7 @@ export async function openDirInRoot(root: string, dir: string, create: boolean):
     throw new SafeFileError({ kind: 'io', path: '.', errno: errnoOf(error) });
   });
   let real = realRoot;
-  const child = (name: string) => (hasProcFd() ? `/proc/self/fd/${handle.fd}/${name}` : path.join(real, name));
+  const child = (name: string) => (walkMode().kind === 'descriptor' ? `/proc/self/fd/${handle.fd}/${name}` : path.join(real, name));
   try {
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i]!;
@@ -181,7 +176,7 @@ export async function openDirInRoot(root: string, dir: string, create: boolean):
   return {
     realRoot,
     display,
-    at: (name) => (hasProcFd() ? `/proc/self/fd/${opened.fd}/${name}` : path.join(real, name)),
+    at: (name) => (walkMode().kind === 'descriptor' ? `/proc/self/fd/${opened.fd}/${name}` : path.join(real, name)),
     show: (name) => (display ? `${display}/${name}` : name),
     close: () => opened.close(),
   };
@@ -208,17 +203,6 @@ async function openChildDir(target: string, here: string, create: boolean): Prom
 }
 
 /**
- * Make the folder `dir` (absolute, or relative to `root`) and every missing folder
- * above it up to the root, refusing any symbolic link on the way and any path that
- * leaves the root. Returns the folder's path relative to the root.
- */
-export async function mkdirInRoot(root: string, dir: string): Promise<string> {
-  const opened = await openDirInRoot(root, dir, true);
-  await opened.close();
-  return opened.display;
-}
-
-/**
  * How to open a file under the root:
  * - `append`: write at the end, create if missing (a ledger);
  * - `create`: a new file; an existing name, even a dangling link, is refused (an .eml);
@@ -238,7 +222,7 @@ const FLAGS: Record<OpenMode, number> = {
  * Open the file `name` in a folder opened by openDirInRoot, without following a
  * link. The caller closes the handle.
  */
-export async function openFileIn(dir: RootDir, name: string, mode: OpenMode, fileMode = 0o666): Promise<FileHandle> {
+export async function openFileIn(dir: RootDir, name: string, mode: OpenMode): Promise<FileHandle> {
   const target = dir.at(name);
   const shown = dir.show(name);
   let handle: FileHandle;
@@ -248,18 +232,18 @@ export async function openFileIn(dir: RootDir, name: string, mode: OpenMode, fil
     if (mode === 'append') {
       // Open an existing file first, and create only with O_EXCL, so that a file this
       // call made is known to be its own to remove if the check below fails.
-      handle = await open(target, FLAGS.append, fileMode).catch(async (error: NodeJS.ErrnoException) => {
+      handle = await open(target, FLAGS.append).catch(async (error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
         created = true;
-        return open(target, FLAGS.create | constants.O_APPEND, fileMode).catch((raced: NodeJS.ErrnoException) => {
+        return open(target, FLAGS.create | constants.O_APPEND).catch((raced: NodeJS.ErrnoException) => {
           // Another process made it between the two opens: use theirs.
           if (raced.code !== 'EEXIST') throw raced;
           created = false;
-          return open(target, FLAGS.append, fileMode);
+          return open(target, FLAGS.append);
         });
       });
     } else {
-      handle = await open(target, FLAGS[mode], fileMode);
+      handle = await open(target, FLAGS[mode]);
     }
   } catch (error) {
     const code = errnoOf(error);
@@ -272,17 +256,16 @@ export async function openFileIn(dir: RootDir, name: string, mode: OpenMode, fil
     if (code === 'EISDIR') throw new SafeFileError({ kind: 'not_file', path: shown });
     throw new SafeFileError({ kind: 'io', path: shown, errno: code });
   }
-  const real = await openedPath(handle);
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new SafeFileError({ kind: 'not_file', path: shown });
     // The real path of a hard link is its inside name, so the check below cannot see that
     // the file is also one outside the project; a file this call made has one name.
     if (!created && stats.nlink > 1) throw new SafeFileError({ kind: 'hard_link', path: shown });
-    // The folder may have been moved out of the project after it was opened. In descriptor
-    // mode a real path that cannot be read is refused, not skipped; path mode has none (see top).
-    if (real !== undefined && real.real === undefined) throw new SafeFileError({ kind: 'io', path: shown, errno: real.errno ?? 'unknown' });
-    if (real?.real !== undefined && !inside(dir.realRoot, real.real)) throw new SafeFileError({ kind: 'moved', path: shown });
+    // The folder may have been moved out of the project after it was opened (path mode has
+    // no real path to check, see top).
+    const real = await openedPath(handle, shown);
+    if (real !== undefined && !inside(dir.realRoot, real)) throw new SafeFileError({ kind: 'moved', path: shown });
     return handle;
   } catch (error) {
     await handle.close();
@@ -294,47 +277,15 @@ export async function openFileIn(dir: RootDir, name: string, mode: OpenMode, fil
 
 /**
  * Open `file` (absolute, or relative to `root`) inside the root without following
- * links, making its folders as `mkdirInRoot` does (not for `read`). The caller
+ * links, making missing folders one level at a time as `openDirInRoot` does (not for `read`). The caller
  * closes the handle. Throws a SafeFileError naming the project-relative path.
  */
-export async function openInRoot(root: string, file: string, mode: OpenMode, fileMode = 0o666): Promise<FileHandle> {
+export async function openInRoot(root: string, file: string, mode: OpenMode): Promise<FileHandle> {
   const absolute = path.resolve(root, file);
   if (absolute === path.resolve(root)) throw new SafeFileError({ kind: 'not_file', path: '.' });
   const dir = await openDirInRoot(root, path.dirname(absolute), mode !== 'read');
   try {
-    return await openFileIn(dir, path.basename(absolute), mode, fileMode);
-  } finally {
-    await dir.close();
-  }
-}
-
-/**
- * Replace `file` inside the root with `data`, atomically: a new temporary file
- * beside it (O_EXCL, O_NOFOLLOW) is written, synced and renamed over the name.
- * A link at the name is replaced, never written through.
- */
-export async function replaceInRoot(root: string, file: string, data: string | Uint8Array, fileMode = 0o666): Promise<void> {
-  const absolute = path.resolve(root, file);
-  const name = path.basename(absolute);
-  const tempName = `.${name}.${process.pid}.${Date.now().toString(36)}.tmp`;
-  const dir = await openDirInRoot(root, path.dirname(absolute), true);
-  try {
-    const handle = await openFileIn(dir, tempName, 'create', fileMode);
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } catch (error) {
-      await handle.close();
-      await unlink(dir.at(tempName)).catch(() => {});
-      throw new SafeFileError({ kind: 'io', path: dir.show(tempName), errno: errnoOf(error) });
-    }
-    await handle.close();
-    try {
-      await rename(dir.at(tempName), dir.at(name));
-    } catch (error) {
-      await unlink(dir.at(tempName)).catch(() => {});
-      throw new SafeFileError({ kind: 'io', path: dir.show(name), errno: errnoOf(error) });
-    }
+    return await openFileIn(dir, path.basename(absolute), mode);
   } finally {
     await dir.close();
   }

@@ -53,15 +53,10 @@ export function sendEmailTool(options: ParsedSendEmailOptions, host: { cwd: stri
   }) as SendEmailTool;
 }
 
-function list(value: string | string[] | undefined): string[] {
-  if (value === undefined) return [];
-  return typeof value === 'string' ? [value] : value;
-}
-
 /** Limits, the subject and the allow list, checked before anything is sent. The Message-ID comes later, from the ledger. */
 async function checkMessage(config: SendEmailConfig, input: SendEmailInput): Promise<Omit<Message, 'messageId'>> {
   // Case variants of one address are one recipient: counted once, one RCPT TO.
-  const { to, cc } = dedupeRecipients(list(input.to), list(input.cc));
+  const { to, cc } = dedupeRecipients([input.to].flat(), [input.cc ?? []].flat());
   const { recipients, subjectChars, bodyChars } = config.limits;
   const tooLong = (field: string, length: number, limit: number, unit: string) =>
     new ToolError(

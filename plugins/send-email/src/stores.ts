@@ -1,3 +1,4 @@
+import { isRecord } from '@toolshed/core/contract';
 import * as v from 'valibot';
 import type { LedgerStore } from './call-record.js';
 import { FileLedgerStore } from './file-store.js';
@@ -12,8 +13,8 @@ type LedgerInput = string | { kind: 'file'; path?: string } | { kind: 'postgres'
 /** What is wrong with a `ledger` option, worded to follow "ledger ", or undefined. */
 function ledgerProblem(value: unknown): string | undefined {
   if (typeof value === 'string') return value === '' ? `must not be empty: give ${SHAPES}` : undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `must be ${SHAPES}`;
-  const { kind, ...rest } = value as Record<string, unknown>;
+  if (!isRecord(value)) return `must be ${SHAPES}`;
+  const { kind, ...rest } = value;
   const extra = (allowed: string[]) => Object.keys(rest).find((key) => !allowed.includes(key));
   if (kind === 'file') {
     const unknown = extra(['path']);

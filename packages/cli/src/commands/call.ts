@@ -4,7 +4,7 @@ import { outcomeRecord } from '@toolshed/core/contract';
 import { partLine, writeParts } from '../call-parts.js';
 import { commandOf, type CommandSpec } from '../command-spec.js';
 import { loadTools } from '../host.js';
-import { parseTimeout, readCallInput } from '../input.js';
+import { numberFlag, readCallInput } from '../input.js';
 import { print } from '../print.js';
 import { style } from '../style.js';
 import { UsageError } from '../usage-error.js';
@@ -67,16 +67,6 @@ function plainOutcome(outcome: Outcome): Outcome {
   return { ...outcome, output: text === undefined ? undefined : JSON.parse(text) };
 }
 
-function write(outcome: Outcome, json: boolean, end: CallEnd | undefined, files: readonly (string | undefined)[]): Written {
-  const plain = plainOutcome(outcome);
-  // The transcript records parts by type, size and digest, as stdout does.
-  return {
-    outcome: plain,
-    stdout: stdoutText(plain, json, files),
-    end: end && `${JSON.stringify({ ...end, outcome: outcomeRecord(plain) })}\n`,
-  };
-}
-
 /**
  * The outcome as the command reports it on stdout and in the transcript alike. An output JSON
  * cannot write (a cycle, a BigInt, nesting deeper than the stack, a toJSON or getter that
@@ -89,19 +79,23 @@ async function written(
   end: CallEnd | undefined,
   files: readonly (string | undefined)[],
 ): Promise<Written> {
+  const write = (reported: Outcome): Written => {
+    const plain = plainOutcome(reported);
+    // The transcript records parts by type, size and digest, as stdout does.
+    return {
+      outcome: plain,
+      stdout: stdoutText(plain, json, files),
+      end: end && `${JSON.stringify({ ...end, outcome: outcomeRecord(plain) })}\n`,
+    };
+  };
   try {
-    return write(outcome, json, end, files);
+    return write(outcome);
   } catch (error) {
     // Loaded only here: a call whose output can be written never needs the adapters.
     const { unwritableOutputMessage } = await import('@toolshed/providers');
     // Only a success's output can fail to write: core keeps inputs and errors writable.
     const { output: _, ok: __, ...rest } = outcome as Extract<Outcome, { ok: true }>;
-    return write(
-      { ok: false, ...rest, error: { code: 'invalid_output', message: unwritableOutputMessage(outcome.name, error) } },
-      json,
-      end,
-      files,
-    );
+    return write({ ok: false, ...rest, error: { code: 'invalid_output', message: unwritableOutputMessage(outcome.name, error) } });
   }
 }
 
@@ -128,51 +122,46 @@ export function registerCall(program: Command): void {
 
 export async function runCall(tool: string, json: string | undefined, options: CallOptions): Promise<void> {
   const input = await readCallInput(tool, json, options.inputFile);
-  const timeoutMs = parseTimeout(options.timeout);
+  const timeoutMs = numberFlag('--timeout', options.timeout, (ms) => Number.isFinite(ms) && ms > 0, 'a positive number of milliseconds');
   // Imported here: it loads @toolshed/core, which listing commands do without.
   const { terminalApproval } = await import('../approval.js');
   const { registry, host } = await loadTools({ approve: await terminalApproval(options.yes === true) });
   // Events the transcript could not take (a full disk, a file size limit): said after the call,
   // never dropped in silence. The registry would only hand a subscriber's error to its logger.
   const lost: { types: string[]; error?: unknown } = { types: [] };
-  let append: ((type: ToolEvent['type'], line: () => string) => void) | undefined;
+  let transcript: number | undefined;
+  const append = (type: ToolEvent['type'], line: () => string) => {
+    if (transcript === undefined) return;
+    try {
+      appendFileSync(transcript, line());
+    } catch (error) {
+      lost.types.push(type);
+      lost.error ??= error;
+    }
+  };
   // The call's end is written after the call, with the outcome as the command reports it.
   const ended: { event?: CallEnd } = {};
   if (options.transcript !== undefined) {
-    const file = options.transcript;
-    const fd = openTranscript(file);
+    // Opened before the call, so an unwritable transcript is a usage error rather than a silent loss.
+    // A host the command made is closed by reportError.
     try {
-      appendFileSync(fd, `${JSON.stringify(await definitionsCost(registry))}\n`);
+      transcript = openSync(options.transcript, 'a');
+      appendFileSync(transcript, `${JSON.stringify(await definitionsCost(registry))}\n`);
     } catch (error) {
-      await host.close();
-      throw new UsageError(`cannot write the transcript file ${file}: ${(error as Error).message}`);
+      throw new UsageError(`cannot write the transcript file ${options.transcript}: ${(error as Error).message}`);
     }
-    const appendLine = (type: ToolEvent['type'], line: () => string) => {
-      try {
-        appendFileSync(fd, line());
-      } catch (error) {
-        lost.types.push(type);
-        lost.error ??= error;
-      }
-    };
-    append = appendLine;
     registry.subscribe((event) => {
       if (event.type === 'call.end') ended.event = event;
-      else appendLine(event.type, () => `${JSON.stringify(event)}\n`);
+      else append(event.type, () => `${JSON.stringify(event)}\n`);
     });
   }
   const dispatched = await registry.dispatch({ name: tool, input }, timeoutMs === undefined ? {} : { timeoutMs });
   const asJson = options.json === true;
-  let files: (string | undefined)[] = [];
-  try {
-    if (options.partsDir !== undefined && dispatched.ok && dispatched.parts) files = writeParts(dispatched.parts, options.partsDir);
-  } catch (error) {
-    await host.close();
-    throw error;
-  }
+  // A part that cannot be written is a usage error; reportError closes the host.
+  const files = options.partsDir !== undefined && dispatched.ok && dispatched.parts ? writeParts(dispatched.parts, options.partsDir) : [];
   const { outcome, stdout, end } = await written(dispatched, asJson, ended.event, files);
-  if (end !== undefined) append?.('call.end', () => end);
-  if (append !== undefined && outcome.ok && outcome.parts !== undefined) {
+  if (end !== undefined) append('call.end', () => end);
+  if (transcript !== undefined && outcome.ok && outcome.parts !== undefined) {
     const cost = await resultCost(outcome);
     append('call.end', () => `${JSON.stringify(cost)}\n`);
   }
@@ -218,13 +207,4 @@ async function resultCost(outcome: Outcome): Promise<object> {
   const { measureResult } = await loadContext('call --transcript');
   const cost = await measureResult(outcome, { format: 'openai' });
   return { type: 'result', callId: outcome.callId, ...cost, at: Date.now() };
-}
-
-/** Open before the call, so an unwritable transcript is a usage error rather than a silent loss. */
-function openTranscript(file: string): number {
-  try {
-    return openSync(file, 'a');
-  } catch (error) {
-    throw new UsageError(`cannot write the transcript file ${file}: ${(error as Error).message}`);
-  }
 }

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { ContextReport } from '@toolshed/context';
 import { inspectTools } from '../host.js';
+import { numberFlag } from '../input.js';
 import { SCHEMA_FORMATS, type SchemaFormat } from '../schema-format.js';
 import { style } from '../style.js';
 import { UsageError } from '../usage-error.js';
@@ -18,13 +19,6 @@ const ESTIMATED: Partial<Record<SchemaFormat, string>> = {
   gemini: "Gemini's tokenizer is not available offline",
   mcp: "the MCP client's model decides the tokenizer",
 };
-
-function parseBudget(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const budget = Number(value);
-  if (!Number.isInteger(budget) || budget <= 0) throw new UsageError(`--budget must be a whole number of tokens above 0, got "${value}".`);
-  return budget;
-}
 
 function printTable(report: ContextReport): void {
   const rows = report.tools.map((tool) => [
@@ -58,7 +52,7 @@ export function registerContext(program: Command): void {
     .option('--json', 'print the report as JSON')
     .option('--budget <tokens>', 'exit 1 when the total is over this many tokens (for CI)')
     .action(async (options: ContextOptions) => {
-      const budget = parseBudget(options.budget);
+      const budget = numberFlag('--budget', options.budget, (n) => Number.isInteger(n) && n > 0, 'a whole number of tokens above 0');
       const { tools, exposure } = await inspectTools();
       // Loaded here: the tokenizer's tables are megabytes that no other command needs.
       const { measureTools, measureUpFront, loadEmbedder } = await loadContext('context');

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadTools } from '../host.js';
+import { numberFlag } from '../input.js';
 import { loadInspector } from '../load-inspector.js';
 import { UsageError } from '../usage-error.js';
 import { untilStopped } from '../until-stopped.js';
@@ -8,13 +9,6 @@ interface InspectOptions {
   host: string;
   port: string;
   open?: boolean;
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new UsageError(`--port must be a whole number from 0 to 65535, got "${value}".`);
-  return port;
 }
 
 /** The browser named by $BROWSER, else the system's opener; a failure to open is said, never fatal. */
@@ -45,7 +39,12 @@ export function registerInspect(program: Command): void {
     .option('--port <port>', 'the port (0 picks a free one)', '0')
     .option('--open', 'open the page in your browser ($BROWSER, else the system default)')
     .action(async (options: InspectOptions) => {
-      const port = parsePort(options.port);
+      const port = numberFlag(
+        '--port',
+        options.port,
+        (n) => Number.isInteger(n) && n >= 0 && n <= 65_535,
+        'a whole number from 0 to 65535',
+      )!;
       const { startInspector } = await loadInspector();
       // No approval hook: core denies tools that need approval unless the page's confirmation allows the one call.
       const { host } = await loadTools();

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { SearchableTool } from '@toolshed/context';
 import { inspectTools } from '../host.js';
+import { numberFlag } from '../input.js';
 import { style } from '../style.js';
 import { UsageError } from '../usage-error.js';
 import { loadContext } from '../load-context.js';
@@ -10,13 +11,6 @@ interface SearchCommandOptions {
   definitions?: string;
   limit?: string;
   json?: boolean;
-}
-
-function parseLimit(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a whole number of at least 1, got "${value}".`);
-  return limit;
 }
 
 /** A JSON array of {name, description, inputSchema}, e.g. saved from `toolshed schema --json` or an MCP server's tools/list. */
@@ -57,7 +51,7 @@ export function registerSearch(program: Command): void {
     .option('--limit <n>', 'how many tools at most (default 5)')
     .option('--json', 'print the hits as JSON')
     .action(async (words: string[], options: SearchCommandOptions) => {
-      const limit = parseLimit(options.limit);
+      const limit = numberFlag('--limit', options.limit, (n) => Number.isInteger(n) && n >= 1, 'a whole number of at least 1');
       const definitions = options.definitions !== undefined ? readDefinitions(options.definitions) : (await inspectTools()).tools;
       const { createToolIndex, loadEmbedder } = await loadContext('search');
       const embedder = await loadEmbedder();
