@@ -1,18 +1,12 @@
-import { coreVersion } from '@toolshed/core/contract';
+import { coreVersion, isRecord } from '@toolshed/core/contract';
 import type { CoreMismatch } from './types.js';
-
-// The apiVersion rule is core's (`@toolshed/core/contract`), shared with manifest generation and the testing kit.
-export { SUPPORTED_API_VERSIONS } from '@toolshed/core/contract';
 
 /**
  * The plugin's peer range for @toolshed/core when it does not admit the running core, else
  * undefined. Read from its package.json alone, so listings show it without importing the plugin.
  */
 export async function coreMismatch(peerDependencies: unknown): Promise<CoreMismatch | undefined> {
-  const range =
-    typeof peerDependencies === 'object' && peerDependencies !== null
-      ? (peerDependencies as Record<string, unknown>)['@toolshed/core']
-      : undefined;
+  const range = isRecord(peerDependencies) ? peerDependencies['@toolshed/core'] : undefined;
   if (range === undefined) return undefined;
   // The core this host runs with: the copy whose contract it imported.
   const running = coreVersion();
@@ -28,9 +22,9 @@ const CARET = /^\^([1-9]\d*)(?:\.(0|[1-9]\d*))?(?:\.(0|[1-9]\d*))?$/;
 
 /**
  * Whether a peer range admits a version, as npm reads it. Listings check every plugin, and
- * semver costs about a fifth of `toolshed list`'s start-up (it compiles some 40 regular
- * expressions), as does importing any CommonJS package: `^M[.m[.p]]` against `X.Y.Z` is read
- * here (same major, then minor and patch at least the range's), every other form goes to semver.
+ * loading semver (it compiles dozens of regular expressions) weighs on `toolshed list`'s start-up
+ * (the CLI's start bench), as does importing any CommonJS package: `^M[.m[.p]]` against `X.Y.Z` is
+ * read here (same major, then minor and patch at least the range's), every other form goes to semver.
  */
 export async function admits(version: string, range: string): Promise<boolean> {
   const release = RELEASE.exec(version);

@@ -3,7 +3,7 @@ import { ConfigError } from './errors.js';
 import { mcpServersProblems, namesServerTools } from './mcp/entries.js';
 import type { LoadedConfig } from './loaded-config.js';
 import { decodeEntry, renameProblems, type PlanEntry } from './plan/entry.js';
-import { prototypeKeyPaths, prototypeKeyProblem } from './prototype-keys.js';
+import { type KeyPath, prototypeKeyPaths, prototypeKeyProblem } from './prototype-keys.js';
 import type { HostConfig } from './types.js';
 const { existsSync, readFileSync } = process.getBuiltinModule('node:fs');
 const { basename, dirname, resolve } = process.getBuiltinModule('node:path');
@@ -40,8 +40,6 @@ function readText(file: string): string {
     throw new ConfigError(file, `Cannot read config file ${file}: ${reason}.`);
   }
 }
-
-type KeyPath = (string | number)[];
 
 /** The maps keyed by tool names: `rename` (top level, a plugin's, a server's) and a server's `annotations`. */
 function namesTools(path: KeyPath): boolean {

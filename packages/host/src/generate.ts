@@ -56,10 +56,6 @@ export async function generateManifest(packageDir: string, options?: Record<stri
     if (!isPluginError(error))
       throw new PluginError({ phase: 'validate', plugin: label }, `${label}: ${(error as Error).message}`, { cause: error });
     const { phase, tool, field } = error;
-    throw new PluginError(
-      { phase, plugin: label, ...(tool !== undefined ? { tool } : {}), ...(field !== undefined ? { field } : {}) },
-      `${label} (${phase}): ${error.message}`,
-      { cause: error },
-    );
+    throw new PluginError({ phase, plugin: label, tool, field }, `${label} (${phase}): ${error.message}`, { cause: error });
   }
 }

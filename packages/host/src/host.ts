@@ -3,7 +3,7 @@ import { checkCodeAgainstManifest, describeThrown, isContractError, PluginError 
 import { HostError, pluginLabel } from './errors.js';
 import { loadSource } from './plan/load-source.js';
 import { plan, snapshot, type Plan } from './plan/plan.js';
-import { leftOutWarning } from './plan/renames.js';
+import { leaveOutTaken } from './plan/renames.js';
 import { fail, reportOf, type PluginRecord } from './plan/record.js';
 import { isLive, toolOf, type LiveState } from './plan/state.js';
 import { closeMounts, plannedState } from './plan/mcp.js';
@@ -55,11 +55,10 @@ async function instanceOf(record: PluginRecord): Promise<PluginInstance | undefi
   const { state } = record;
   switch (state.status) {
     case 'loaded':
+    case 'failed':
       return state.instance;
     case 'loading':
       return state.instance.catch(() => undefined);
-    case 'failed':
-      return state.instance;
     case 'planned':
       return undefined;
   }
@@ -75,7 +74,7 @@ function loadFailure(record: PluginRecord): PluginError {
   const { error } = reportOf(record);
   const { phase = 'import', message = 'it failed', tool, field } = error ?? {};
   return new PluginError(
-    { phase, plugin: record.about.name, ...(tool !== undefined ? { tool } : {}), ...(field !== undefined ? { field } : {}) },
+    { phase, plugin: record.about.name, tool, field },
     `plugin ${pluginLabel(record.about)} could not be loaded (${phase}): ${message}`,
   );
 }
@@ -164,17 +163,17 @@ function followServerChanges(
     if (!isLive(state) || state.source.kind !== 'mcp') return;
     const { source } = state;
     const { mount } = source;
-    // The names its tools were given (the entry's and the config-wide renames), kept for the new list.
+    // The names the config-wide renames gave its tools, kept for the new list (the entry's own
+    // `rename` is the mount's, applied to what it lists).
     const renamedAs = new Map(state.tools.map((tool) => [tool.original, tool.definition.name]));
-    const rename = record.entry.rename;
     mount.onToolsChanged(() => {
       // refresh() lists once more and makes tool() serve the new list; a failure is the mount's to log.
       void mount.refresh().then(
         (definitions) => {
           const about = { ...record.about };
           const next = plannedState(definitions, source, about);
-          next.tools = next.tools.map((tool) => {
-            const name = renamedAs.get(tool.original) ?? (Object.hasOwn(rename, tool.original) ? rename[tool.original]! : tool.original);
+          const renamed = next.tools.map((tool) => {
+            const name = renamedAs.get(tool.original) ?? tool.original;
             return name === tool.definition.name ? tool : { ...tool, definition: { ...tool.definition, name } };
           });
           // A name another tool holds stays its own: the newcomer is left out, and said so.
@@ -183,17 +182,7 @@ function followServerChanges(
             if (at !== index && isLive(other.state)) for (const tool of other.state.tools) taken.set(tool.definition.name, other);
           });
           // Its own tools too: a new tool may take the name another of its tools was renamed to.
-          const kept = next.tools.flatMap((tool, at) => {
-            const owner = taken.get(tool.definition.name);
-            if (owner) {
-              warn(leftOutWarning(record, tool.definition.name, tool.original, owner));
-              return [];
-            }
-            taken.set(tool.definition.name, record);
-            return [at];
-          });
-          next.tools = kept.map((at) => next.tools[at]!);
-          next.manifest = kept.map((at) => next.manifest[at]!);
+          leaveOutTaken(record, next, renamed, taken, warn);
           current[index] = { ...record, about, state: next };
           changed(build(current));
         },

@@ -3,7 +3,8 @@ export type { CreateHostOptions } from './host.js';
 export { CONFIG_FILE } from './config.js';
 export { findProjectRoot } from './root.js';
 export { ConfigError, HostError, isConfigError, isHostError, pluginLabel } from './errors.js';
-export { SUPPORTED_API_VERSIONS } from './compat.js';
+// The apiVersion rule is core's (`@toolshed/core/contract`), shared with manifest generation and the testing kit.
+export { SUPPORTED_API_VERSIONS } from '@toolshed/core/contract';
 export { fullRightsWarning } from './full-rights.js';
 export { generateManifest } from './generate.js';
 export type { ManifestField, ManifestFile, ManifestTool } from './manifest.js';

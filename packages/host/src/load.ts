@@ -2,15 +2,6 @@ import type { PluginInstance } from '@toolshed/core';
 import { describeThrown, PluginError, pluginFromModule } from '@toolshed/core/contract';
 const { pathToFileURL } = process.getBuiltinModule('node:url');
 
-/** Import a plugin module. A throw or a syntax error is an import-phase failure. */
-export async function importPluginModule(file: string): Promise<unknown> {
-  try {
-    return await import(pathToFileURL(file).href);
-  } catch (error) {
-    throw new PluginError({ phase: 'import' }, `importing ${file} failed: ${describeThrown(error)}`, { cause: error });
-  }
-}
-
 /**
  * Run a plugin's code by core's one set of rules (core's main entry, and with it valibot,
  * is loaded only here, when plugin code runs). `options` are already resolved.
@@ -32,7 +23,13 @@ export async function importAndInstantiate(
   cwd: string,
   imported: () => void,
 ): Promise<PluginInstance> {
-  const namespace = await importPluginModule(file);
+  let namespace: unknown;
+  try {
+    namespace = await import(pathToFileURL(file).href);
+  } catch (error) {
+    // A throw or a syntax error in the module is an import-phase failure.
+    throw new PluginError({ phase: 'import' }, `importing ${file} failed: ${describeThrown(error)}`, { cause: error });
+  }
   imported();
   return instantiate(pluginFromModule(namespace), options, cwd, 'its default export');
 }

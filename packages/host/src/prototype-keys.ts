@@ -8,7 +8,7 @@ import { optionPath } from '@toolshed/core/contract';
  */
 const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-type KeyPath = (string | number)[];
+export type KeyPath = (string | number)[];
 
 /**
  * The path of every refused key in a JSON-like value (objects and arrays, each visited once).

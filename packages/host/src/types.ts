@@ -14,12 +14,8 @@ import type {
   ToolRegistry,
 } from '@toolshed/core';
 import type { ResolvedPermissions } from '@toolshed/core/contract';
-
-export type { ResolvedPermissions };
 import type { InferInput } from 'valibot';
 import type { Grant } from './isolate/grant.js';
-
-export type { Grant };
 
 /**
  * Where a plugin came from: handed over in code, named in the config file, found among the

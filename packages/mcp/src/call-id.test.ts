@@ -1,9 +1,9 @@
 import { defineTool, ToolRegistry } from '@toolshed/core';
+import { MCP_CALL_ID_META as CALL_ID_META } from '@toolshed/providers';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import * as v from 'valibot';
 import { afterEach, expect, it } from 'vitest';
-import { CALL_ID_META } from './call-id.js';
 import { createMcpServer } from './index.js';
 
 const seen: string[] = [];

@@ -7,12 +7,7 @@ import { isLoopback } from './host-check.js';
  * form, so that `HTTP://LOCALHOST:80` matches the `http://localhost` a browser sends.
  */
 export function parseOrigin(text: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.canParse(text) ? new URL(text) : undefined;
   // A path or query here would never match a browser's header: refuse it rather than never match.
   if (!url || url.origin === 'null' || url.pathname !== '/' || url.search || url.hash || url.username) {
     throw new Error(
@@ -45,13 +40,9 @@ export function readAllowedOrigins(origins: readonly string[]): ReadonlySet<stri
 export function originAllowed(req: IncomingMessage, allowed: ReadonlySet<string>): boolean {
   const header = req.headers.origin;
   if (header === undefined) return true;
-  let url: URL;
-  try {
-    url = new URL(header);
-  } catch {
-    // `null` (sandboxed frames, file: pages) and garbage are never allowed.
-    return false;
-  }
+  // `null` (sandboxed frames, file: pages) and garbage are never allowed.
+  if (!URL.canParse(header)) return false;
+  const url = new URL(header);
   if (allowed.has(url.origin)) return true;
   return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopback(url.hostname);
 }

@@ -12,13 +12,8 @@ const CHECKED = {
   },
 } as const;
 
-interface Issue {
-  path: readonly PropertyKey[];
-  message: string;
-}
-
 /** `params.name: expected string, received number`, in the words of the JSON the client sent. */
-function describeIssues(issues: readonly Issue[]): string {
+function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
   return issues
     .slice(0, 3)
     .map(({ path, message }) => `${formatPath(path) || 'the request'}: ${message.replace(/^Invalid input: /, '')}`)

@@ -9,10 +9,8 @@ const MIB = MAX_LINE_BYTES / (1024 * 1024);
 // A request that was too long to read: its id, when the line ends with it, as the SDK's clients write it.
 const TRAILING_ID = /[,{]\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*}\s*$/;
 
-type Verdict = MessageCheck;
-
 /** What a line holds: one JSON-RPC message, or the error to answer it with. */
-function read(line: Line): Verdict | undefined {
+function read(line: Line): MessageCheck | undefined {
   if (line.kind === 'too_long') {
     const match = TRAILING_ID.exec(line.tail);
     return {

@@ -28,9 +28,7 @@ export interface StdioService {
 export async function serveStdio(registry: ToolRegistry, options: StdioOptions = {}): Promise<StdioService> {
   const { stdin = process.stdin, stdout = process.stdout, stderr = process.stderr, ...serverOptions } = options;
   const server = createMcpServer(registry, serverOptions);
-  let markClosed!: () => void;
-  const closed = new Promise<void>((resolve) => (markClosed = resolve));
-  server.onclose = markClosed;
+  const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   await server.connect(new LineTransport(stdin, stdout, stderr));
   return { server, closed, close: () => server.close() };
 }

@@ -6,7 +6,7 @@ import { cacheDir, INSTALL_MCP, loadMountRuntime } from '../mcp/runtime.js';
 import { OPTIONS_VARIABLE } from './child-protocol.js';
 import { removePrivateFolder, requireSandbox, type Sandbox } from './sandbox.js';
 import { wrapInSandbox } from './wrap.js';
-const { existsSync, readFileSync } = process.getBuiltinModule('node:fs');
+const { existsSync } = process.getBuiltinModule('node:fs');
 const { createRequire } = process.getBuiltinModule('node:module');
 const { dirname, join } = process.getBuiltinModule('node:path');
 const { fileURLToPath } = process.getBuiltinModule('node:url');
@@ -24,11 +24,8 @@ export interface IsolatedPlugin {
 
 /** The folder of the package this module belongs to (src/ in tests, dist/ once built: both sit in it). */
 function ownPackage(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    const file = join(dir, 'package.json');
-    if (existsSync(file) && (JSON.parse(readFileSync(file, 'utf8')) as { name?: string }).name === '@toolshed/host') return dir;
-    if (dirname(dir) === dir) throw new Error('@toolshed/host cannot find its own package.json');
-  }
+  // By its own name: a package resolves itself through its "exports".
+  return dirname(createRequire(import.meta.url).resolve('@toolshed/host/package.json'));
 }
 
 /** A server name for the mount (letters, digits, _ and -), from the plugin's package name. */

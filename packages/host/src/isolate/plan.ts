@@ -2,7 +2,7 @@ import { PluginError, resolvePermissions } from '@toolshed/core/contract';
 import { readManifestField, readManifestFile } from '../manifest.js';
 import type { About } from '../plan/record.js';
 import type { Source } from '../plan/source.js';
-import type { PlannedTool, PluginState } from '../plan/state.js';
+import { manifestTools, type PluginState } from '../plan/state.js';
 import { type Grant, granted, ungranted } from './grant.js';
 import { requireSandbox } from './sandbox.js';
 
@@ -44,15 +44,10 @@ export async function isolatedSource(
   if (missing.length > 0) throw new PluginError({ phase: 'validate', field: 'toolshed.permissions' }, `${missing.join('; ')}.`);
   await requireSandbox(context.cwd);
   const manifest = readManifestFile(dir, { ...field, manifest: field.manifest }).tools;
-  const tools: PlannedTool[] = manifest.map((tool) => ({
-    original: tool.definition.name,
-    definition: tool.definition,
-    ...(tool.timeoutMs !== undefined ? { timeoutMs: tool.timeoutMs } : {}),
-  }));
   const env = Object.fromEntries(asked.env.map((name) => [name, context.env[name]]));
   return {
     source: { kind: 'isolated', dir, pkg, permissions: granted(asked, context.cwd), env, ...(context.log ? { log: context.log } : {}) },
     manifest,
-    tools,
+    tools: manifestTools(manifest),
   };
 }

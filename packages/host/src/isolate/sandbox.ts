@@ -44,12 +44,8 @@ export function findSandbox(cwd: string): Promise<Sandbox | string> {
       `the sandbox package ${SANDBOX_PACKAGE} is not installed; install it in the project (npm install ${SANDBOX_PACKAGE}@0.0.79)`,
     );
   }
-  let found = checked.get(entry);
-  if (!found) {
-    found = checkSandbox(entry);
-    checked.set(entry, found);
-  }
-  return found;
+  if (!checked.has(entry)) checked.set(entry, checkSandbox(entry));
+  return checked.get(entry)!;
 }
 
 async function checkSandbox(entry: string): Promise<Sandbox | string> {
@@ -152,11 +148,6 @@ export function sandboxSettings(permissions: ResolvedPermissions, code: readonly
       denyWrite: [],
     },
   };
-}
-
-/** The host's own package folder (the child entry and its imports live in it). */
-export function hostDir(): string {
-  return dirname(dirname(fileURLToPath(import.meta.url)));
 }
 
 const folders = new Set<string>();

@@ -32,12 +32,8 @@ export async function isolateServer(
     { read: given.read ?? [], write: given.write ?? [], net: given.net ?? [], env: [], spawn: given.spawn ?? true },
     ctx.cwd,
   );
-  let sandbox;
-  try {
-    sandbox = await requireSandbox(ctx.cwd);
-  } catch (error) {
-    throw new PluginError({ phase: 'resolve' }, (error as Error).message);
-  }
+  // A resolve-phase PluginError saying what is missing, as for a plugin.
+  const sandbox = await requireSandbox(ctx.cwd);
   const command = resolved.command as string;
   const code = [join(ctx.cwd, 'node_modules'), ...(isAbsolute(command) ? [dirname(command)] : [])].filter((folder) => existsSync(folder));
   const args = Array.isArray(resolved.args) ? (resolved.args as string[]) : [];

@@ -1,14 +1,8 @@
-// Types only: @toolshed/mcp is an optional peer, loaded at run time only when a config names servers.
-import type { CheckServerConfig, JsonSchemaOutput, MountServer } from '@toolshed/mcp/mount';
 const { join } = process.getBuiltinModule('node:path');
 const { pathToFileURL } = process.getBuiltinModule('node:url');
 
-/** The members of `@toolshed/mcp/mount` the host uses. */
-export interface MountRuntime {
-  checkServerConfig: CheckServerConfig;
-  mountServer: MountServer;
-  jsonSchemaOutput: JsonSchemaOutput;
-}
+/** The members of `@toolshed/mcp/mount` the host uses (its types only: @toolshed/mcp is an optional peer, loaded when a config names servers). */
+export type MountRuntime = Pick<typeof import('@toolshed/mcp/mount'), 'checkServerConfig' | 'mountServer' | 'jsonSchemaOutput'>;
 
 export const INSTALL_MCP = 'install @toolshed/mcp to mount MCP servers: npm install @toolshed/mcp';
 

@@ -69,13 +69,12 @@ export function decodeEntry(entry: unknown, at: string, named: PluginSource): Pl
     ];
   }
   if (problems.length > 0) return problems;
-  const given = options === undefined ? {} : { options: options as PluginOptionsInput };
   return {
     named,
     spec,
     label: labelOf(spec),
     explicit: named !== 'dependency',
-    ...given,
+    ...(options !== undefined ? { options: options as PluginOptionsInput } : {}),
     rename: (rename ?? {}) as Record<string, string>,
     ...(isolate !== undefined ? { isolate: isolate as boolean } : {}),
     ...(grant !== undefined ? { grant: grant as Grant } : {}),

@@ -8,7 +8,7 @@ import { isolateServer, removingFolder } from '../isolate/server.js';
 import { removePrivateFolder } from '../isolate/sandbox.js';
 import { failedState, type About, type PluginRecord } from './record.js';
 import type { Source } from './source.js';
-import type { PlannedTool, PluginState } from './state.js';
+import { manifestTools, type PluginState } from './state.js';
 
 export type ServerSource = Extract<Source, { kind: 'mcp' }>;
 
@@ -119,7 +119,7 @@ export function plannedState(
 ): Extract<PluginState, { status: 'planned' }> {
   const { timeoutMs } = source.config;
   const manifest = definitions.map((definition) => ({ definition, ...(timeoutMs !== undefined ? { timeoutMs } : {}) }));
-  const tools: PlannedTool[] = manifest.map((tool) => ({ original: tool.definition.name, ...tool }));
+  const tools = manifestTools(manifest);
   about.offered = tools.map((tool) => tool.original);
   return { status: 'planned', source, manifest, tools };
 }

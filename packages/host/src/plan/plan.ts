@@ -89,8 +89,7 @@ export async function plan(options: HostOptions): Promise<Plan> {
   const config = loaded?.config ?? {};
   const discover = options.discover ?? (inCode ? false : (config.discover ?? true));
   const isolateAll = options.isolate ?? config.isolate ?? false;
-  const { log } = mcpLog(options);
-  const logged = log ? { log } : {};
+  const logged = mcpLog(options);
   const records: PluginRecord[] = [];
   const warnings: string[] = [];
 
@@ -134,7 +133,7 @@ export async function plan(options: HostOptions): Promise<Plan> {
       env,
       runtime: loadMountRuntime(cwd),
       isolateAll,
-      ...mcpLog(options),
+      ...logged,
       ...(options.progress ? { progress: options.progress } : {}),
     };
     // Servers start at once, not one after another: a cold start is one server's wait, not the sum.

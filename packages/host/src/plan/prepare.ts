@@ -1,4 +1,5 @@
 import {
+  manifestOf,
   optionPath,
   type Permissions,
   PluginError,
@@ -14,7 +15,7 @@ import { loadSource } from './load-source.js';
 import { prepareServer } from './mcp.js';
 import type { About } from './record.js';
 import type { Source } from './source.js';
-import { plannedTools, type PluginState } from './state.js';
+import { manifestTools, type PluginState } from './state.js';
 
 /** What planning one plugin needs besides the plugin. */
 export interface PrepareContext {
@@ -56,7 +57,9 @@ export async function prepare(
     const instance = await loadSource(source, options, context.cwd, () => (about.imported = true));
     // A module file or plugin object is known by its plugin's name once it has run.
     if (source.kind !== 'package') about.name = instance.plugin.name;
-    const state: PluginState = { status: 'loaded', source, tools: plannedTools(instance), instance };
+    // Described as its manifest would describe it.
+    const tools = manifestTools(manifestOf(instance.plugin.apiVersion, instance).tools);
+    const state: PluginState = { status: 'loaded', source, tools, instance };
     return { state, ...(options ? { options } : {}) };
   };
 
@@ -100,12 +103,7 @@ export async function prepare(
         return runNow(options);
       }
       const manifest = readManifestFile(dir, { ...field, manifest: field.manifest }).tools;
-      const tools = manifest.map((tool) => ({
-        original: tool.definition.name,
-        definition: tool.definition,
-        ...(tool.timeoutMs !== undefined ? { timeoutMs: tool.timeoutMs } : {}),
-      }));
-      return { state: { status: 'planned', source, manifest, tools }, ...(options ? { options } : {}) };
+      return { state: { status: 'planned', source, manifest, tools: manifestTools(manifest) }, ...(options ? { options } : {}) };
     }
     case 'mcp':
       return { state: await prepareServer(source, about, context.refreshServers === true) };

@@ -2,7 +2,7 @@ import { isRecord, isToolName, PluginError, TOOL_NAME_RULE } from '@toolshed/cor
 import { pluginLabel } from '../errors.js';
 import { fail, type PluginRecord } from './record.js';
 import type { PlanEntry } from './entry.js';
-import { isLive, type LiveState } from './state.js';
+import { isLive, type LiveState, type PlannedTool, type PluginState } from './state.js';
 
 /** A rename map's own entry: a tool named "__proto__" or "constructor" would otherwise get Object's. */
 function own(map: Record<string, string>, name: string): string | undefined {
@@ -44,7 +44,7 @@ function serverToolName(entry: PlanEntry, mounted: string): string {
  * A server's tool whose name is taken, in words that say both origins and the two ways out.
  * Printed by every command until one is taken: it is the only sign that the server's tool is missing.
  */
-export function leftOutWarning(record: PluginRecord, name: string, original: string, owner: PluginRecord): string {
+function leftOutWarning(record: PluginRecord, name: string, original: string, owner: PluginRecord): string {
   const server = serverToolName(record.entry, original);
   const suggested = isToolName(`${record.entry.label}_${server}`) ? `${record.entry.label}_${server}` : '<new name>';
   const taken = owner === record ? 'another tool of the same server' : pluginLabel(owner.about);
@@ -53,6 +53,28 @@ export function leftOutWarning(record: PluginRecord, name: string, original: str
     `To keep both, rename it in the server's mcpServers entry ("rename": {"${server}": "${suggested}"}); ` +
     `to go without it and this warning, "exclude": ["${server}"].`
   );
+}
+
+/**
+ * Leave out each of a server's tools whose name is taken (in `taken`, which then holds the rest),
+ * with a warning naming both origins. The manifest and the tools stay index for index: the mount's
+ * instance is built from the manifest.
+ */
+export function leaveOutTaken(
+  record: PluginRecord,
+  state: Extract<PluginState, { status: 'planned' }>,
+  tools: PlannedTool[],
+  taken: Map<string, PluginRecord>,
+  warn: (line: string) => void,
+): void {
+  const keep = tools.map((tool) => {
+    const owner = taken.get(tool.definition.name);
+    if (owner) warn(leftOutWarning(record, tool.definition.name, tool.original, owner));
+    else taken.set(tool.definition.name, record);
+    return owner === undefined;
+  });
+  state.manifest = state.manifest.filter((_, index) => keep[index]);
+  state.tools = tools.filter((_, index) => keep[index]);
 }
 
 /**
@@ -71,15 +93,7 @@ export function applyRenames(records: PluginRecord[], globalRename: Record<strin
     try {
       const renamed = renamedTools(record as PluginRecord & { state: LiveState }, globalRename, usedGlobal);
       if (servers(record) && state.status === 'planned') {
-        const keep = renamed.map((tool, index) => {
-          const owner = taken.get(tool.definition.name);
-          if (owner) warnings.push(leftOutWarning(record, tool.definition.name, state.tools[index]!.original, owner));
-          else taken.set(tool.definition.name, record);
-          return owner === undefined;
-        });
-        // The manifest and the tools stay index for index: the mount's instance is built from the manifest.
-        state.manifest = state.manifest.filter((_, index) => keep[index]);
-        state.tools = renamed.filter((_, index) => keep[index]);
+        leaveOutTaken(record, state, renamed, taken, (line) => warnings.push(line));
         continue;
       }
       for (const tool of renamed) {

@@ -30,5 +30,3 @@ export type Source =
     }
   /** An MCP server of `mcpServers`, its entry checked (`config`) and mounted: its tools run through the mount. */
   | { kind: 'mcp'; mount: McpMount; config: McpServerConfig; isolated?: ResolvedPermissions };
-
-export type SourceKind = Source['kind'];

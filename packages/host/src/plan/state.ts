@@ -40,12 +40,9 @@ export function isLive(state: PluginState): state is LiveState {
   return state.status !== 'failed';
 }
 
-/** The tools a plugin's code built, described as the plan keeps them. */
-export function plannedTools(instance: PluginInstance): PlannedTool[] {
-  return instance.definitions.map((definition, index) => {
-    const timeoutMs = instance.tools[index]!.timeoutMs;
-    return { original: definition.name, definition, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
-  });
+/** A manifest's tools as the plan keeps them, each by the name its plugin gives it. */
+export function manifestTools(manifest: readonly ManifestTool[]): PlannedTool[] {
+  return manifest.map((tool) => ({ original: tool.definition.name, ...tool }));
 }
 
 /** A planned tool's code, under the name the model sees. */

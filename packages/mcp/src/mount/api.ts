@@ -6,7 +6,7 @@
  * Stability: this file only grows (new optional fields, new members); nothing in
  * it is renamed or removed.
  */
-import type { AnyTool, McpServerConfig, McpServerState, ToolDefinition } from '@toolshed/core';
+import type { AnyTool, McpServerState, ToolDefinition } from '@toolshed/core';
 
 export type {
   EnvReference,
@@ -105,26 +105,3 @@ export interface McpMount {
   /** Ends the connection and the child process (waiting for it to exit); idempotent. */
   close(): Promise<void>;
 }
-
-/**
- * The entry's functions (implemented in this folder, exported from `@toolshed/mcp/mount`):
- *
- * `checkServerConfig(value, where)`: checks one server entry (from `toolshed.config.json`
- * or `createHost`) and returns it typed, or throws a `TypeError` naming `where` and the
- * field, e.g. `toolshed.config.json mcpServers[1] "files": "args" must be an array of strings`.
- *
- * `mountServer(config, ctx)`: a mount for a checked config; starts nothing until a
- * tool runs or `refresh()` is called.
- *
- * `jsonSchemaOutput(schema, source)`: a tool's output schema (core's JSON Schema kind) for a JSON
- * Schema of type "object" that did not come from a server's listing, checked by the mount's ajv;
- * `source` names it in a fault (`the manifest of "@you/tool-x"`). The host checks an isolated
- * plugin's outputs against its manifest's schema with it, never against what the plugin's process lists.
- *
- * `closeAllMounts()`: closes every open mount of this process (the entry also does so
- * on SIGINT/SIGTERM and when the process exits).
- */
-export type CheckServerConfig = (value: unknown, where: string) => McpServerConfig;
-export type MountServer = (config: McpServerConfig, ctx: MountContext) => McpMount;
-export type JsonSchemaOutput = (schema: { [key: string]: unknown }, source: string) => NonNullable<AnyTool['output']>;
-export type CloseAllMounts = () => Promise<void>;

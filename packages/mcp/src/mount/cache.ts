@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { FromEnv, McpServerConfig } from './api.js';
-import type { ServerTool } from './definitions.js';
+import { isServerTool, type ServerTool } from './definitions.js';
 
 const CACHE_VERSION = 1;
 
@@ -55,9 +55,7 @@ export function readCache(file: string, hash: string): ServerTool[] | undefined 
   }
   const tools = parsed?.tools;
   if (parsed?.version !== CACHE_VERSION || parsed.hash !== hash || !Array.isArray(tools)) return undefined;
-  if (!tools.every((tool) => typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string'))
-    return undefined;
-  return tools as ServerTool[];
+  return tools.every(isServerTool) ? tools : undefined;
 }
 
 /** Written to a temporary file and renamed over the old one, so a reader never sees half a file. */

@@ -135,18 +135,18 @@ function transportOf(where: string, value: Record<string, unknown>, hasCommand: 
   return chosen;
 }
 
-/**
- * Where a URL is shown in a message: its origin and path, never its credentials or query (they
- * may hold a token); nothing of it when it cannot be parsed.
- */
+/** The URL as a message may show it: its origin and path, never its credentials or query (they may hold a token). */
+export function safeUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+}
+
+/** The URL a refused entry gives, as a message may show it; nothing of it when it cannot be parsed. */
 function shownUrl(value: unknown): string {
   if (typeof value !== 'string') return `got ${typeof value}`;
-  try {
-    const url = new URL(value);
-    return `got ${JSON.stringify(`${url.protocol}//${url.host}${url.pathname}`)}`;
-  } catch {
-    return 'got a value that is not a URL (not shown: it may hold credentials)';
-  }
+  return URL.canParse(value)
+    ? `got ${JSON.stringify(safeUrl(value))}`
+    : 'got a value that is not a URL (not shown: it may hold credentials)';
 }
 
 /**
@@ -253,13 +253,8 @@ export function checkServerConfig(value: unknown, where: string): McpServerConfi
       ...optional('cwd', value.cwd as string | undefined),
     };
   }
-  let url: URL | undefined;
-  try {
-    url = new URL(String(value.url));
-  } catch {
-    url = undefined;
-  }
-  if (typeof value.url !== 'string' || url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+  const url = typeof value.url === 'string' && URL.canParse(value.url) ? new URL(value.url) : undefined;
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new McpConfigError(where, 'url', `must be an absolute http: or https: URL, ${shownUrl(value.url)}.`);
   }
   try {
@@ -273,7 +268,7 @@ export function checkServerConfig(value: unknown, where: string): McpServerConfi
   }
   return {
     ...common,
-    url: value.url,
+    url: value.url as string,
     ...(transport === 'sse' ? { transport: 'sse' as const } : {}),
     ...optional('headers', headers(where, value.headers)),
   };

@@ -10,9 +10,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Progress } from '@toolshed/core';
 import type { McpServerConfig } from './api.js';
-import { urlCredentials } from './config.js';
+import { safeUrl, urlCredentials } from './config.js';
 import { boundedFetch } from './bounded-fetch.js';
-import type { ServerTool } from './definitions.js';
+import { isServerTool, type ServerTool } from './definitions.js';
 import { GUARD_SOURCE } from './guard.js';
 import type { CallResult } from './result.js';
 
@@ -23,7 +23,7 @@ const CALL_ID_META = 'toolshed/callId';
 export const START_TIMEOUT_MS = 30_000;
 /**
  * The same for a first start (no cached tools for the entry yet): a server run by `npx -y` on a
- * cold npm cache installs its package first, and three installing at once took longer than 30 s.
+ * cold npm cache installs its package first, which can take far longer than a start.
  */
 export const FIRST_START_TIMEOUT_MS = 120_000;
 /** How long a start runs before the mount says it is waiting (MountContext.progress). */
@@ -109,12 +109,6 @@ async function withOwnSignal<T>(signal: AbortSignal | undefined, task: (own: Abo
 /** The entry's `startTimeoutMs`, else the default for a first start or a later one. */
 export function startTimeoutOf(config: McpServerConfig, firstStart: boolean): number {
   return config.startTimeoutMs ?? (firstStart ? FIRST_START_TIMEOUT_MS : START_TIMEOUT_MS);
-}
-
-/** The URL without query or credentials, so a token in it never reaches a message. */
-export function safeUrl(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}`;
 }
 
 /**
@@ -263,8 +257,7 @@ export async function connect(
         const listed = (result as { tools?: unknown }).tools;
         if (!Array.isArray(listed)) throw new Error(`its tools/list answer has no "tools" list (out of spec)`);
         for (const [index, tool] of listed.entries()) {
-          if (typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string')
-            tools.push(tool as ServerTool);
+          if (isServerTool(tool)) tools.push(tool);
           else
             events.log(
               `MCP server "${config.name}": tools/list entry ${index} is left out: it is not a tool with a string "name" (out of spec).`,

@@ -1,6 +1,7 @@
-import { isToolName } from '@toolshed/core/contract';
+import { isRecord, isToolName } from '@toolshed/core/contract';
 import type { ToolAnnotations, ToolDefinition } from '@toolshed/core';
 import type { McpServerConfig } from './api.js';
+import type { CompileSchema } from './validate.js';
 
 /** A tool as an MCP server lists it (`tools/list`), as far as Toolshed reads it. */
 export interface ServerTool {
@@ -26,10 +27,17 @@ export interface Mounted {
   tools: Map<string, MountedTool>;
   /** What was left out and why, in words naming the server (unknown include names, unusable names or schemas). */
   notices: string[];
+  /** The schema compiler the calls of these tools share, made on the first call: freed with this listing. */
+  compile?: CompileSchema;
+}
+
+/** Whether a listed entry is a tool as far as Toolshed reads one (in a listing, and in the cache): an object with a string "name". */
+export function isServerTool(value: unknown): value is ServerTool {
+  return isRecord(value) && typeof value.name === 'string';
 }
 
 function isObjectSchema(value: unknown): value is { type: 'object' } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { type?: unknown }).type === 'object';
+  return isRecord(value) && value.type === 'object';
 }
 
 /** A config map's own entry for a tool: one named "constructor" or "__proto__" would otherwise get Object's. */
@@ -46,7 +54,7 @@ function ownEntry<T>(map: Record<string, T> | undefined, name: string): T | unde
 export function toolAnnotations(tool: ServerTool, config: McpServerConfig): ToolAnnotations {
   const trusted = config.readOnlyTools?.includes(tool.name) === true;
   const annotations: ToolAnnotations = { readOnly: trusted, destructive: !trusted, idempotent: false, openWorld: !trusted };
-  const hints = typeof tool.annotations === 'object' && tool.annotations !== null ? tool.annotations : {};
+  const hints = isRecord(tool.annotations) ? tool.annotations : {};
   const title = typeof hints.title === 'string' ? hints.title : typeof tool.title === 'string' ? tool.title : undefined;
   if (title !== undefined) annotations.title = title;
   const marked = { ...config.annotations?.['*'], ...ownEntry(config.annotations, tool.name) };
@@ -58,7 +66,7 @@ export function toolAnnotations(tool: ServerTool, config: McpServerConfig): Tool
 
 /** The server's word that a tool is read-only, which the host does not take (see toolAnnotations). */
 function claimsReadOnly(tool: ServerTool): boolean {
-  return typeof tool.annotations === 'object' && tool.annotations !== null && tool.annotations.readOnlyHint === true;
+  return isRecord(tool.annotations) && tool.annotations.readOnlyHint === true;
 }
 
 function withoutDraft(schema: { [key: string]: unknown }): { [key: string]: unknown } {

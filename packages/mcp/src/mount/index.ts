@@ -1,10 +1,7 @@
 // @toolshed/mcp/mount: a light entry. The MCP SDK, ajv and zod load when a server is
 // first started or a tool first validated, never on import (the host imports this for `toolshed list`).
 export type {
-  CheckServerConfig,
-  CloseAllMounts,
   EnvReference,
-  JsonSchemaOutput,
   FromEnv,
   HttpServerConfig,
   McpMount,
@@ -12,7 +9,6 @@ export type {
   McpServerEntry,
   McpServerState,
   MountContext,
-  MountServer,
   StdioServerConfig,
   ToolMarks,
   ToolsChangedListener,

@@ -46,12 +46,9 @@ function loadHeavy(): Promise<Heavy> {
  */
 export const RELIST_INTERVAL_MS = 1000;
 
-/**
- * The schema compiler of one listing the mount serves: the calls of its tools compile their
- * schemas there, and it is freed with the listing.
- */
-type Schemas = { compile?: import('./validate.js').CompileSchema };
-const schemasOf = new WeakMap<Mounted, Schemas>();
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
 
 function copy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
@@ -92,6 +89,11 @@ class ServerMount implements McpMount {
     return `MCP server "${this.name}"`;
   }
 
+  /** What a call gets once close() has begun. */
+  #closedError(): ToolError {
+    return new ToolError('execution_failed', `${this.#server} is closed (the host is shutting down); its tools cannot run.`);
+  }
+
   #key(): string {
     this.#hash ??= configHash(this.#config, this.#ctx.cwd, this.#ctx.fromEnv);
     return this.#hash;
@@ -101,9 +103,7 @@ class ServerMount implements McpMount {
     try {
       writeCache(this.#file, this.#key(), this.name, tools);
     } catch (error) {
-      this.#log(
-        `${this.#server}: could not write its manifest cache ${this.#file}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.#log(`${this.#server}: could not write its manifest cache ${this.#file}: ${messageOf(error)}`);
     }
   }
 
@@ -172,7 +172,7 @@ class ServerMount implements McpMount {
       } catch (error) {
         return {
           ...listedTool,
-          'toolshed/unusable': `its schema cannot be compiled (${error instanceof Error ? error.message : String(error)})`,
+          'toolshed/unusable': `its schema cannot be compiled (${messageOf(error)})`,
         };
       }
     });
@@ -190,25 +190,21 @@ class ServerMount implements McpMount {
       throw new Error(`${this.#server} has no tool "${name}"; its tools: ${known}.`);
     }
     const { definition, serverName, listed } = entry;
-    const server = this.name;
-    let schemas = schemasOf.get(mounted!);
-    if (!schemas) schemasOf.set(mounted!, (schemas = {}));
-    const tool: AnyTool = {
+    return {
       name: definition.name,
       description: definition.description,
       parts: PART_TYPES,
-      input: jsonSchemaInput(definition.inputSchema, validator(listed.inputSchema, `MCP server "${server}"`, 'input', schemas)),
+      input: jsonSchemaInput(definition.inputSchema, validator(listed.inputSchema, this.#server, 'input', mounted!)),
       run: (input: unknown, ctx: ToolContext) =>
         this.#call(definition.name, serverName, input, ctx).catch((error: unknown) => {
           throw this.#clean(error);
         }),
       ...(definition.outputSchema
-        ? { output: jsonSchemaInput(definition.outputSchema, validator(listed.outputSchema!, `MCP server "${server}"`, 'output', schemas)) }
+        ? { output: jsonSchemaInput(definition.outputSchema, validator(listed.outputSchema!, this.#server, 'output', mounted!)) }
         : {}),
       ...(definition.annotations ? { annotations: { ...definition.annotations } } : {}),
       ...(this.#config.timeoutMs !== undefined ? { timeoutMs: this.#config.timeoutMs } : {}),
     };
-    return tool;
   }
 
   async #call(tool: string, serverName: string, input: unknown, ctx: ToolContext): Promise<unknown> {
@@ -254,9 +250,7 @@ class ServerMount implements McpMount {
 
   #connect(): Promise<Connection> {
     if (this.#state.status === 'closed') {
-      return Promise.reject(
-        new ToolError('execution_failed', `${this.#server} is closed (the host is shutting down); its tools cannot run.`),
-      );
+      return Promise.reject(this.#closedError());
     }
     // A connection stopped for a fault (garbage on stdout) is closing but may not have said so yet.
     const fault = this.#connection?.fault();
@@ -286,7 +280,7 @@ class ServerMount implements McpMount {
       this.#state = { status: 'idle' };
       throw new ToolError(
         'execution_failed',
-        `${this.#server} was not started: the MCP client could not be loaded (${error instanceof Error ? error.message : String(error)}); reinstall @toolshed/mcp.`,
+        `${this.#server} was not started: the MCP client could not be loaded (${messageOf(error)}); reinstall @toolshed/mcp.`,
       );
     }
     // A stdio entry with no tools cached: the server may never have run here (`npx -y` installs first).
@@ -305,9 +299,8 @@ class ServerMount implements McpMount {
         firstStart,
       );
     } catch (error) {
-      if (shutdown.signal.aborted)
-        throw new ToolError('execution_failed', `${this.#server} is closed (the host is shutting down); its tools cannot run.`);
-      const message = this.#redact(`${this.#server} ${error instanceof Error ? error.message : String(error)}.`);
+      if (shutdown.signal.aborted) throw this.#closedError();
+      const message = this.#redact(`${this.#server} ${messageOf(error)}.`);
       this.#fail(message);
       throw new ToolError('execution_failed', message);
     } finally {
@@ -315,13 +308,11 @@ class ServerMount implements McpMount {
     }
     if ((this.#state as McpServerState).status === 'closed') {
       await connection.close();
-      throw new ToolError('execution_failed', `${this.#server} is closed (the host is shutting down); its tools cannot run.`);
+      throw this.#closedError();
     }
     this.#connection = connection;
-    this.#state =
-      connection.pid === undefined
-        ? { status: 'connected', since: Date.now() }
-        : { status: 'connected', since: Date.now(), pid: connection.pid };
+    // state() copies it through JSON, which leaves out a pid that is undefined (an HTTP server's).
+    this.#state = { status: 'connected', since: Date.now(), pid: connection.pid };
     track(this);
     return connection;
   }
@@ -392,9 +383,7 @@ class ServerMount implements McpMount {
       // and the new list waits in the cache for the next start (or refresh()).
       mounted = await this.#list(connection, false);
     } catch (error) {
-      this.#log(
-        `${this.#server} said its tools changed, but listing them failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.#log(`${this.#server} said its tools changed, but listing them failed: ${messageOf(error)}`);
       return;
     }
     this.#log(`${this.#server}: its tools changed; the manifest cache is rewritten.`);
@@ -402,7 +391,7 @@ class ServerMount implements McpMount {
       try {
         listener(this.#definitions(mounted));
       } catch (error) {
-        this.#log(`${this.#server}: a tools-changed listener threw: ${error instanceof Error ? error.message : String(error)}`);
+        this.#log(`${this.#server}: a tools-changed listener threw: ${messageOf(error)}`);
       }
     }
   }
@@ -446,7 +435,7 @@ export function jsonSchemaOutput(schema: { [key: string]: unknown }, source: str
 }
 
 /** `source` names where the schema came from (`MCP server "files"`), for a schema that does not compile. */
-function validator(schema: { [key: string]: unknown }, source: string, which: 'input' | 'output', schemas: Schemas) {
+function validator(schema: { [key: string]: unknown }, source: string, which: 'input' | 'output', schemas: Pick<Mounted, 'compile'>) {
   let compiled: import('ajv').ValidateFunction | undefined;
   return async (value: unknown): Promise<JsonSchemaProblem[]> => {
     const { schemaCompiler, toProblems } = await loadHeavy();
@@ -457,7 +446,7 @@ function validator(schema: { [key: string]: unknown }, source: string, which: 'i
         {
           path: [],
           kind: 'check',
-          message: `cannot be checked: ${source} gave this tool an ${which} schema that does not compile (${error instanceof Error ? error.message : String(error)})`,
+          message: `cannot be checked: ${source} gave this tool an ${which} schema that does not compile (${messageOf(error)})`,
         },
       ];
     }
