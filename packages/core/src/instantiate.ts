@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { isContractError } from './contract-error.js';
-import { describeTool, type ToolDefinition } from './definition.js';
+import { describeTool } from './definition.js';
+import type { ToolDefinition } from './tool-definition.js';
 import { resolveEnvReferences } from './env-references.js';
 import { optionIssues } from './issues.js';
 import { PluginError } from './plugin-error.js';

@@ -46,13 +46,14 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const OPTION_PATH = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*){0,7}$/;
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\[[0-9a-fA-F:.]+\]$/;
 
+const isHost = (value: unknown): value is string => typeof value === 'string' && HOST.test(value);
 const fail = (field: string, message: string) => new PluginError({ phase: 'validate', field }, message);
 
 function isText(value: unknown): value is string {
   return typeof value === 'string' && value !== '' && value.length <= MAX_TEXT && !value.includes('\0');
 }
 
-export function isPort(value: unknown): value is number {
+function isPort(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 65_535;
 }
 
@@ -62,7 +63,7 @@ export function splitHostPort(value: string): { host: string; port: number } | u
   if (at <= 0) return undefined;
   const host = value.slice(0, at);
   const port = Number(value.slice(at + 1));
-  return HOST.test(host) && isPort(port) && /^\d+$/.test(value.slice(at + 1)) ? { host: host.toLowerCase(), port } : undefined;
+  return isHost(host) && isPort(port) && /^\d+$/.test(value.slice(at + 1)) ? { host: host.toLowerCase(), port } : undefined;
 }
 
 function checkValue<T extends string | number>(
@@ -105,7 +106,6 @@ function checkNet(item: unknown, at: string): NetPermission {
       if (key !== 'host' && key !== 'port')
         throw fail(at, `"${at}" has unknown key ${JSON.stringify(key).slice(0, 80)}; use "host" and "port".`);
     }
-    const isHost = (value: unknown): value is string => typeof value === 'string' && HOST.test(value);
     return {
       host: checkValue(item.host, `${at}.host`, isHost, 'a host name or address'),
       port: checkValue(item.port, `${at}.port`, isPort, 'a port number (1-65535)'),
@@ -187,7 +187,6 @@ export function resolvePermissions(permissions: Permissions, options: Record<str
     return given;
   };
   const paths = (list: PermissionValue[]) => list.flatMap((item) => take(item, isText, PATH_RULE) ?? []);
-  const isHost = (value: unknown): value is string => typeof value === 'string' && HOST.test(value);
   const net = permissions.net.flatMap((item) => {
     if (typeof item === 'string') return [item.toLowerCase()];
     const host = take(item.host, isHost, 'a host name or address', (url) => (isHost(url.hostname) ? url.hostname : undefined));

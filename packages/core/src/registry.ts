@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { checkDefinition, checkTimeout, copyDefinition, describeTool, sameDefinition, type ToolDefinition } from './definition.js';
+import { describeTool } from './definition.js';
+import { checkDefinition, checkTimeout, copyDefinition, sameDefinition, type ToolDefinition } from './tool-definition.js';
 import type { Approval, ApproveHook } from './approval-policy.js';
 import { checkApprovalSetting, needsApproval, noApproverMessage, type ApprovalSetting } from './approval-policy.js';
 import { timeoutMessage } from './timeout-message.js';
