@@ -2,11 +2,10 @@ import type { JsonSchema, Outcome } from '@toolshed/core';
 import type { Adapter } from '../adapter.js';
 import { callIdOf, isLocalCallId } from '../call-id.js';
 import { stringField } from '../parsed-call.js';
-import { capText, checkMaxChars, structuredOutput } from '../result-text.js';
+import { capText, checkMaxChars, checkMaxPartBytes, structuredOutput } from '../result-text.js';
 import { definitionsOf } from '../source.js';
 import { toGeminiSchema } from './schema.js';
 import { hasParts } from '../parts/has-parts.js';
-import { checkMaxPartBytes } from '../parts/max-part-bytes.js';
 import { GEMINI_MAX_PART_BYTES, geminiParts, type GeminiFunctionResponseInlinePart } from './parts.js';
 
 /** A Gemini `FunctionDeclaration`. */
