@@ -66,6 +66,12 @@ export function splitHostPort(value: string): { host: string; port: number } | u
   return isHost(host) && isPort(port) && /^\d+$/.test(value.slice(at + 1)) ? { host: host.toLowerCase(), port } : undefined;
 }
 
+/** The first key of `value` not among `keys` fails, naming what to `use` instead. */
+function checkKeys(value: Record<string, unknown>, at: string, keys: readonly string[], use: string): void {
+  const unknown = Object.keys(value).find((key) => !keys.includes(key));
+  if (unknown !== undefined) throw fail(at, `"${at}" has unknown key ${JSON.stringify(unknown).slice(0, 80)}; use ${use}.`);
+}
+
 function checkValue<T extends string | number>(
   value: unknown,
   at: string,
@@ -76,10 +82,7 @@ function checkValue<T extends string | number>(
   if (isRecord(value) && typeof value.option === 'string') {
     if (!OPTION_PATH.test(value.option))
       throw fail(at, `"${at}.option" must be an option path such as "smtp.host"; got ${JSON.stringify(value.option).slice(0, 80)}.`);
-    for (const key of Object.keys(value)) {
-      if (key !== 'option' && key !== 'default')
-        throw fail(at, `"${at}" has unknown key ${JSON.stringify(key).slice(0, 80)}; use "option" and "default".`);
-    }
+    checkKeys(value, at, ['option', 'default'], '"option" and "default"');
     if (value.default !== undefined && !ok(value.default)) throw fail(at, `"${at}.default" must be ${what}.`);
     return value.default === undefined ? { option: value.option } : { option: value.option, default: value.default };
   }
@@ -102,10 +105,7 @@ function checkNet(item: unknown, at: string): NetPermission {
     return item;
   }
   if (isRecord(item)) {
-    for (const key of Object.keys(item)) {
-      if (key !== 'host' && key !== 'port')
-        throw fail(at, `"${at}" has unknown key ${JSON.stringify(key).slice(0, 80)}; use "host" and "port".`);
-    }
+    checkKeys(item, at, ['host', 'port'], '"host" and "port"');
     return {
       host: checkValue(item.host, `${at}.host`, isHost, 'a host name or address'),
       port: checkValue(item.port, `${at}.port`, isPort, 'a port number (1-65535)'),
@@ -122,11 +122,7 @@ export function checkPermissions(value: unknown, at = 'toolshed.permissions'): P
   if (value === undefined) return NO_PERMISSIONS;
   if (!isRecord(value))
     throw fail(at, `"${at}" must be an object like {"read": ["data"], "net": ["smtp.example.com:587"], "env": [], "spawn": false}.`);
-  for (const key of Object.keys(value)) {
-    if (!['read', 'write', 'net', 'env', 'spawn'].includes(key)) {
-      throw fail(at, `"${at}" has unknown key ${JSON.stringify(key).slice(0, 80)}; use read, write, net, env, spawn.`);
-    }
-  }
+  checkKeys(value, at, ['read', 'write', 'net', 'env', 'spawn'], 'read, write, net, env, spawn');
   const path = (item: unknown, where: string) => checkValue(item, where, isText, PATH_RULE);
   const env = (item: unknown, where: string) => {
     if (typeof item !== 'string' || !ENV_NAME.test(item))

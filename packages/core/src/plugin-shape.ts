@@ -17,8 +17,7 @@ const FIX = 'Export definePlugin({name, apiVersion, tools}) from @toolshed/core 
  * names it in the message (`its default export`). Throws a validate-phase PluginError.
  */
 export function checkPluginShape(value: unknown, what: string): AnyPlugin {
-  const fail = (message: string, field?: string, plugin?: string) =>
-    new PluginError({ phase: 'validate', ...(field ? { field } : {}), ...(plugin ? { plugin } : {}) }, message);
+  const fail = (message: string, field?: string, plugin?: string) => new PluginError({ phase: 'validate', field, plugin }, message);
   if (!isRecord(value)) {
     throw fail(`${what} must be a plugin object, but it is ${describeValue(value)}. ${FIX}`);
   }

@@ -117,10 +117,9 @@ class CallState {
 
   succeed(output: unknown, checked?: CheckedParts): Outcome {
     const { callId, name, input } = this;
-    const outcome: SuccessOutcome = { ok: true, callId, name, input, output, durationMs: 0 };
+    const outcome: SuccessOutcome = { ok: true, callId, name, input, output, durationMs: clock.now() - this.started };
     if (checked !== undefined && checked.parts.length > 0) outcome.parts = checked.parts;
     if (checked !== undefined && checked.issues.length > 0) outcome.partIssues = checked.issues;
-    outcome.durationMs = clock.now() - this.started;
     return this.#end(outcome);
   }
 
@@ -390,8 +389,8 @@ export class ToolRegistry {
 
     // The common call, written out here rather than in #run: nothing can stop it (no timeout,
     // no signal) or watch it (no subscribers, so no progress and no end event), and when the
-    // handler returns a value the call ends in this frame without three more calls: 5% of a
-    // dispatch of echo in A/B runs. Anything else goes through #run, as calls that wait do.
+    // handler returns a value the call ends in this frame without three more calls. Anything
+    // else goes through #run, as calls that wait do.
     const logger = this.#options.logger;
     let output: unknown;
     try {
