@@ -1,4 +1,4 @@
-import type { ToolDefinition } from './definition.js';
+import type { ToolDefinition } from './tool-definition.js';
 
 /** Ask before a call runs: true to allow, false or `{approved: false, reason}` to deny. */
 export type Approval = boolean | { approved: boolean; reason?: string };

@@ -1,5 +1,6 @@
-import { type ContentPart, PART_TYPES, type PartType } from './content-part.js';
+import { base64Bytes, type ContentPart, PART_TYPES, type PartType } from './content-part.js';
 import { type CallIssue, formatPath } from './issues.js';
+import { isRecord } from './record.js';
 import { essence, MAGIC_HEAD_BYTES, matchesMagic } from './magic-bytes.js';
 
 /** Most parts in one result: past it a result is a fault (a loop), not content. */
@@ -62,9 +63,8 @@ interface Problem {
   message: string;
 }
 
-function partProblem(part: unknown, declared: readonly PartType[] | undefined, maxBytes: number): Problem | undefined {
-  if (typeof part !== 'object' || part === null || Array.isArray(part)) return { path: [], message: 'that is not an object' };
-  const p = part as Record<string, unknown>;
+function partProblem(p: unknown, declared: readonly PartType[] | undefined, maxBytes: number): Problem | undefined {
+  if (!isRecord(p)) return { path: [], message: 'that is not an object' };
   const type = p.type;
   if (typeof type !== 'string' || !(PART_TYPES as readonly string[]).includes(type)) {
     return { path: ['type'], message: `with type ${JSON.stringify(type)}; a part's type is one of ${PART_TYPES.join(', ')}` };
@@ -73,10 +73,8 @@ function partProblem(part: unknown, declared: readonly PartType[] | undefined, m
     const says = declared === undefined ? 'declares no parts' : `declares parts: ${declared.join(', ') || 'none'}`;
     return { path: ['type'], message: `of type ${type}, but the tool ${says}` };
   }
-  const sources = ['data', 'text', 'uri'].filter((key) => p[key] !== undefined);
-  if (!sources.some((key) => key === 'data' || key === 'text') && p.uri === undefined) {
-    return { path: [], message: 'with no content: give data (base64), text (a file part) or uri' };
-  }
+  const linked = p.data === undefined && p.text === undefined;
+  if (linked && p.uri === undefined) return { path: [], message: 'with no content: give data (base64), text (a file part) or uri' };
   if (p.data !== undefined && p.text !== undefined) return { path: ['text'], message: 'with both data and text; give one' };
   for (const key of ['uri', 'name', 'description'] as const) {
     if (p[key] !== undefined && typeof p[key] !== 'string') return { path: [key], message: `whose ${key} is not a string` };
@@ -85,7 +83,6 @@ function partProblem(part: unknown, declared: readonly PartType[] | undefined, m
   if (typeof p.name === 'string' && p.name.length > MAX_NAME_LENGTH) {
     return { path: ['name'], message: `whose name is ${p.name.length} characters, above the cap of ${MAX_NAME_LENGTH}` };
   }
-  const linked = p.data === undefined && p.text === undefined;
   if (p.mimeType === undefined && linked) return undefined;
   if (typeof p.mimeType !== 'string' || !MIME.test(p.mimeType)) {
     return { path: ['mimeType'], message: `with MIME type ${JSON.stringify(p.mimeType)}; give one such as image/png` };
@@ -104,18 +101,16 @@ function partProblem(part: unknown, declared: readonly PartType[] | undefined, m
   return undefined;
 }
 
+const NOT_BASE64: Problem = { path: ['data'], message: 'whose data is not standard padded base64 (A-Z, a-z, 0-9, +, /, = padding)' };
+
 function dataProblem(data: unknown, mime: string, maxBytes: number): Problem | undefined {
   if (typeof data !== 'string') return { path: ['data'], message: 'whose data is not a base64 string' };
-  if (data.length % 4 !== 0 || isBase64Url(data)) {
-    return { path: ['data'], message: 'whose data is not standard padded base64 (A-Z, a-z, 0-9, +, /, = padding)' };
-  }
-  const expected = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+  if (data.length % 4 !== 0 || isBase64Url(data)) return NOT_BASE64;
+  const expected = base64Bytes(data);
   if (expected > maxBytes) return { path: ['data'], message: `of ${expected} bytes, above the cap of ${maxBytes} bytes` };
   // Node's decoder skips characters outside the alphabet: fewer bytes than the length promises means there were some.
   const bytes = Buffer.from(data, 'base64');
-  if (bytes.length !== expected) {
-    return { path: ['data'], message: 'whose data is not standard padded base64 (A-Z, a-z, 0-9, +, /, = padding)' };
-  }
+  if (bytes.length !== expected) return NOT_BASE64;
   if (!matchesMagic(mime, bytes.subarray(0, MAGIC_HEAD_BYTES))) {
     return { path: ['mimeType'], message: `labelled ${mime}, but its bytes are not ${mime}` };
   }

@@ -65,7 +65,8 @@ export function partBytes(part: ContentPart): number {
   return 0;
 }
 
-function base64Bytes(data: string): number {
+/** The decoded size of standard padded base64, from its length and padding. */
+export function base64Bytes(data: string): number {
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   return Math.floor((data.length * 3) / 4) - padding;
 }

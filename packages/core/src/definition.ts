@@ -1,15 +1,9 @@
 import { ContractError } from './contract-error.js';
 import { toolJsonSchema } from './json-schema.js';
 import { assertToolName } from './name.js';
+import { isSchema } from './record.js';
 import { checkTimeout, normalizeAnnotations, type ToolDefinition } from './tool-definition.js';
 import type { AnyTool } from './tool.js';
-
-export { checkDefinition, checkTimeout, copyDefinition, sameDefinition } from './tool-definition.js';
-export type { ToolDefinition } from './tool-definition.js';
-
-function isSchema(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'schema';
-}
 
 /**
  * Check a tool's shape and compute what a model sees of it. Everything that

@@ -1,14 +1,8 @@
 export { defineTool } from './tool.js';
 export type { AnySchema, AnyTool, Progress, Tool, ToolAnnotations, ToolContext, ToolLogger, ToolResult, ToolReturn } from './tool.js';
-export { isInlinePart, isLinkedPart, isTextFilePart, PART_NAME_META, PART_TYPES, partBytes } from './content-part.js';
-export type { ContentPart, InlinePart, LinkedPart, PartType, TextFilePart } from './content-part.js';
-export { isWithParts, withParts } from './with-parts.js';
-export type { WithParts } from './with-parts.js';
 export { checkParts, DEFAULT_MAX_PART_BYTES, DEFAULT_MAX_PARTS } from './check-parts.js';
 export type { CheckedParts, PartLimits } from './check-parts.js';
-export { essence, matchesMagic, sniffMime } from './magic-bytes.js';
-export { outcomeRecord, partRecord } from './part-record.js';
-export type { PartRecord } from './part-record.js';
+export { matchesMagic } from './magic-bytes.js';
 export { definePlugin } from './plugin.js';
 export type { AnyPlugin, Plugin, PluginHostInfo, PluginTools } from './plugin.js';
 export { instantiatePlugin, pluginOptions } from './instantiate.js';
@@ -22,12 +16,10 @@ export type {
   RegisterOptions,
   RegistryOptions,
 } from './registry.js';
-export { checkExposure, DEFAULT_EXPOSURE_CONTEXT_WINDOW, DEFAULT_EXPOSURE_SHARE, exposureProblems } from './exposure.js';
+export { checkExposure, DEFAULT_EXPOSURE_CONTEXT_WINDOW, DEFAULT_EXPOSURE_SHARE } from './exposure.js';
 export type { CheckedExposure, Exposure } from './exposure.js';
 export { describeTool } from './definition.js';
 export type { JsonSchema } from './json-schema-input.js';
-export { carriedJsonSchema, jsonSchemaInput } from './json-schema-input.js';
-export type { JsonSchemaProblem, JsonSchemaValidator } from './json-schema-input.js';
 export { ERROR_CODES } from './outcome.js';
 export type { CallError, ErrorCode, FailureOutcome, Outcome, SuccessOutcome, ToolCall } from './outcome.js';
 export { classifyIssue } from './issues.js';
@@ -42,7 +34,6 @@ export type {
   StdioServerConfig,
   ToolMarks,
 } from './mcp-server.js';
-export { isToolError, ToolError } from './tool-error.js';
 export type { ToolErrorCode } from './tool-error.js';
 export { approvalPolicy, approvalRisk, needsApproval } from './approval-policy.js';
 export type { Approval, ApprovalSetting, ApproveHook } from './approval-policy.js';

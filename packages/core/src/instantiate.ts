@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { isContractError } from './contract-error.js';
-import { describeTool, type ToolDefinition } from './definition.js';
+import { describeTool } from './definition.js';
+import type { ToolDefinition } from './tool-definition.js';
 import { resolveEnvReferences } from './env-references.js';
 import { optionIssues } from './issues.js';
 import { PluginError } from './plugin-error.js';
@@ -114,16 +115,8 @@ export async function instantiatePlugin(value: unknown, options: InstantiateOpti
         return describeTool(tool, plugin.name);
       } catch (error) {
         if (!isContractError(error)) throw error;
-        throw new PluginError(
-          {
-            phase: 'validate',
-            plugin: plugin.name,
-            ...(error.tool ? { tool: error.tool } : {}),
-            ...(error.field ? { field: error.field } : {}),
-          },
-          error.message,
-          { cause: error },
-        );
+        const { tool, field } = error;
+        throw new PluginError({ phase: 'validate', plugin: plugin.name, tool, field }, error.message, { cause: error });
       }
     });
     return { plugin, tools, definitions, close };

@@ -99,11 +99,7 @@ export function toCallIssues(toolName: string, issues: readonly v.BaseIssue<unkn
 
 /** `Invalid input for echo.text: expected string, received number` (+ more issues). */
 export function summarizeIssues(prefix: string, issues: readonly CallIssue[]): string {
-  const [first, ...rest] = issues;
-  if (!first) return `${prefix}.`;
-  const head = `${prefix} ${first.at}: ${first.message}`;
-  if (rest.length === 0) return head;
-  return [head, ...rest.map((issue) => `${issue.at}: ${issue.message}`)].join('; ');
+  return `${prefix} ${issues.map((issue) => `${issue.at}: ${issue.message}`).join('; ')}`;
 }
 
 /** One problem with a plugin's options, as fields: where, and what (never the value given). */

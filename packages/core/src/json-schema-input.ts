@@ -76,64 +76,38 @@ function pathItems(root: unknown, path: readonly (string | number)[]): v.IssuePa
   return items;
 }
 
-function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
-  let value = root;
-  for (const key of path)
-    value = typeof value === 'object' && value !== null ? (value as Record<string | number, unknown>)[key] : undefined;
-  return value;
-}
-
 // The shapes core's issue reading (classifyIssue) recognises: a key issue (origin "key") for
 // missing and unknown fields, a schema issue for a wrong type, a validation issue otherwise.
 function toIssue(root: unknown, problem: JsonSchemaProblem): v.BaseIssue<unknown> {
-  const base = { received: '', requirement: undefined, lang: undefined, abortEarly: undefined, abortPipeEarly: undefined };
-  switch (problem.kind) {
-    case 'missing':
-    case 'unknown': {
-      const parent = valueAt(root, problem.path);
-      const path = [
-        ...pathItems(root, problem.path),
-        {
-          type: 'object',
-          origin: 'key',
-          input: parent,
-          key: problem.key,
-          value: (parent as Record<string, unknown>)?.[problem.key],
-        } as v.IssuePathItem,
-      ];
-      return {
-        ...base,
-        kind: 'schema',
-        type: 'json_schema',
-        input: (parent as Record<string, unknown>)?.[problem.key],
-        expected: problem.kind === 'unknown' ? 'never' : 'present',
-        message: problem.kind,
-        path: path as [v.IssuePathItem],
-      };
-    }
-    case 'type': {
-      const path = pathItems(root, problem.path);
-      return {
-        ...base,
-        kind: 'schema',
-        type: 'json_schema',
-        input: valueAt(root, problem.path),
-        expected: problem.expected,
-        message: `expected ${problem.expected}`,
-        ...(path.length > 0 ? { path: path as [v.IssuePathItem] } : {}),
-      };
-    }
-    case 'check': {
-      const path = pathItems(root, problem.path);
-      return {
-        ...base,
-        kind: 'validation',
-        type: 'json_schema',
-        input: valueAt(root, problem.path),
-        expected: null,
-        message: problem.message,
-        ...(path.length > 0 ? { path: path as [v.IssuePathItem] } : {}),
-      };
-    }
+  const base = {
+    type: 'json_schema',
+    received: '',
+    requirement: undefined,
+    lang: undefined,
+    abortEarly: undefined,
+    abortPipeEarly: undefined,
+  };
+  const path = pathItems(root, problem.path);
+  // The value the problem is about (for missing and unknown, the object holding the key).
+  const at = path.length > 0 ? path[path.length - 1]!.value : root;
+  if (problem.kind === 'missing' || problem.kind === 'unknown') {
+    const value = (at as Record<string, unknown>)?.[problem.key];
+    return {
+      ...base,
+      kind: 'schema',
+      input: value,
+      expected: problem.kind === 'unknown' ? 'never' : 'present',
+      message: problem.kind,
+      path: [...path, { type: 'object', origin: 'key', input: at, key: problem.key, value } as v.IssuePathItem] as [v.IssuePathItem],
+    };
   }
+  const type = problem.kind === 'type';
+  return {
+    ...base,
+    kind: type ? 'schema' : 'validation',
+    input: at,
+    expected: type ? problem.expected : null,
+    message: type ? `expected ${problem.expected}` : problem.message,
+    ...(path.length > 0 ? { path: path as [v.IssuePathItem] } : {}),
+  };
 }

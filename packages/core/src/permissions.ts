@@ -46,13 +46,14 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const OPTION_PATH = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*){0,7}$/;
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\[[0-9a-fA-F:.]+\]$/;
 
+const isHost = (value: unknown): value is string => typeof value === 'string' && HOST.test(value);
 const fail = (field: string, message: string) => new PluginError({ phase: 'validate', field }, message);
 
 function isText(value: unknown): value is string {
   return typeof value === 'string' && value !== '' && value.length <= MAX_TEXT && !value.includes('\0');
 }
 
-export function isPort(value: unknown): value is number {
+function isPort(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 65_535;
 }
 
@@ -62,7 +63,13 @@ export function splitHostPort(value: string): { host: string; port: number } | u
   if (at <= 0) return undefined;
   const host = value.slice(0, at);
   const port = Number(value.slice(at + 1));
-  return HOST.test(host) && isPort(port) && /^\d+$/.test(value.slice(at + 1)) ? { host: host.toLowerCase(), port } : undefined;
+  return isHost(host) && isPort(port) && /^\d+$/.test(value.slice(at + 1)) ? { host: host.toLowerCase(), port } : undefined;
+}
+
+/** The first key of `value` not among `keys` fails, naming what to `use` instead. */
+function checkKeys(value: Record<string, unknown>, at: string, keys: readonly string[], use: string): void {
+  const unknown = Object.keys(value).find((key) => !keys.includes(key));
+  if (unknown !== undefined) throw fail(at, `"${at}" has unknown key ${JSON.stringify(unknown).slice(0, 80)}; use ${use}.`);
 }
 
 function checkValue<T extends string | number>(
@@ -75,10 +82,7 @@ function checkValue<T extends string | number>(
   if (isRecord(value) && typeof value.option === 'string') {
     if (!OPTION_PATH.test(value.option))
       throw fail(at, `"${at}.option" must be an option path such as "smtp.host"; got ${JSON.stringify(value.option).slice(0, 80)}.`);
-    for (const key of Object.keys(value)) {
-      if (key !== 'option' && key !== 'default')
-        throw fail(at, `"${at}" has unknown key ${JSON.stringify(key).slice(0, 80)}; use "option" and "default".`);
-    }
+    checkKeys(value, at, ['option', 'default'], '"option" and "default"');
     if (value.default !== undefined && !ok(value.default)) throw fail(at, `"${at}.default" must be ${what}.`);
     return value.default === undefined ? { option: value.option } : { option: value.option, default: value.default };
   }
@@ -101,11 +105,7 @@ function checkNet(item: unknown, at: string): NetPermission {
     return item;
   }
   if (isRecord(item)) {
-    for (const key of Object.keys(item)) {
-      if (key !== 'host' && key !== 'port')
-        throw fail(at, `"${at}" has unknown key ${JSON.stringify(key).slice(0, 80)}; use "host" and "port".`);
-    }
-    const isHost = (value: unknown): value is string => typeof value === 'string' && HOST.test(value);
+    checkKeys(item, at, ['host', 'port'], '"host" and "port"');
     return {
       host: checkValue(item.host, `${at}.host`, isHost, 'a host name or address'),
       port: checkValue(item.port, `${at}.port`, isPort, 'a port number (1-65535)'),
@@ -122,11 +122,7 @@ export function checkPermissions(value: unknown, at = 'toolshed.permissions'): P
   if (value === undefined) return NO_PERMISSIONS;
   if (!isRecord(value))
     throw fail(at, `"${at}" must be an object like {"read": ["data"], "net": ["smtp.example.com:587"], "env": [], "spawn": false}.`);
-  for (const key of Object.keys(value)) {
-    if (!['read', 'write', 'net', 'env', 'spawn'].includes(key)) {
-      throw fail(at, `"${at}" has unknown key ${JSON.stringify(key).slice(0, 80)}; use read, write, net, env, spawn.`);
-    }
-  }
+  checkKeys(value, at, ['read', 'write', 'net', 'env', 'spawn'], 'read, write, net, env, spawn');
   const path = (item: unknown, where: string) => checkValue(item, where, isText, PATH_RULE);
   const env = (item: unknown, where: string) => {
     if (typeof item !== 'string' || !ENV_NAME.test(item))
@@ -187,7 +183,6 @@ export function resolvePermissions(permissions: Permissions, options: Record<str
     return given;
   };
   const paths = (list: PermissionValue[]) => list.flatMap((item) => take(item, isText, PATH_RULE) ?? []);
-  const isHost = (value: unknown): value is string => typeof value === 'string' && HOST.test(value);
   const net = permissions.net.flatMap((item) => {
     if (typeof item === 'string') return [item.toLowerCase()];
     const host = take(item.host, isHost, 'a host name or address', (url) => (isHost(url.hostname) ? url.hostname : undefined));

@@ -1,9 +1,9 @@
 import { apiVersionProblem } from './api-version.js';
 import { PluginError } from './plugin-error.js';
 import type { AnyPlugin } from './plugin.js';
-import { isRecord } from './record.js';
+import { isRecord, isSchema } from './record.js';
 
-function describeValue(value: unknown): string {
+export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return `an object with keys [${Object.keys(value).join(', ')}]`;
@@ -17,8 +17,7 @@ const FIX = 'Export definePlugin({name, apiVersion, tools}) from @toolshed/core 
  * names it in the message (`its default export`). Throws a validate-phase PluginError.
  */
 export function checkPluginShape(value: unknown, what: string): AnyPlugin {
-  const fail = (message: string, field?: string, plugin?: string) =>
-    new PluginError({ phase: 'validate', ...(field ? { field } : {}), ...(plugin ? { plugin } : {}) }, message);
+  const fail = (message: string, field?: string, plugin?: string) => new PluginError({ phase: 'validate', field, plugin }, message);
   if (!isRecord(value)) {
     throw fail(`${what} must be a plugin object, but it is ${describeValue(value)}. ${FIX}`);
   }
@@ -32,7 +31,7 @@ export function checkPluginShape(value: unknown, what: string): AnyPlugin {
   if (!Array.isArray(plugin.tools) && typeof plugin.tools !== 'function') {
     throw fail(`${what}: "tools" must be a list of tools or a function (options, host) => tools.`, 'tools', name);
   }
-  if (plugin.options !== undefined && (plugin.options as { kind?: unknown })?.kind !== 'schema') {
+  if (plugin.options !== undefined && !isSchema(plugin.options)) {
     throw fail(`${what}: "options" must be a valibot schema when given.`, 'options', name);
   }
   const problem = apiVersionProblem(plugin.apiVersion);
@@ -51,5 +50,3 @@ export function pluginFromModule(namespace: unknown): AnyPlugin {
   }
   return checkPluginShape(exported, 'its default export');
 }
-
-export { describeValue };

@@ -2,8 +2,6 @@ import type * as v from 'valibot';
 import { API_VERSION } from './api-version.js';
 import type { AnySchema, AnyTool } from './tool.js';
 
-export { API_VERSION };
-
 /** What a plugin's tool factory learns about the host it is loaded into. */
 export interface PluginHostInfo {
   /** The project root the host was started in. */

@@ -7,37 +7,23 @@ export const REDACTED = '[redacted]';
  */
 export const MIN_SECRET_LENGTH = 6;
 
-function utf8(text: string): Uint8Array {
-  return new TextEncoder().encode(text);
-}
-
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
 /**
  * The base64 characters that hold only the secret's bits, for each of the three offsets it can
  * start at inside a longer base64 text (`Basic user:pass`, an AUTH PLAIN blob): the characters
  * that also hold a neighbour's bits differ with the neighbour, so they are left off.
  */
-function base64Cores(bytes: Uint8Array): string[] {
+function base64Cores(bytes: Buffer): string[] {
   const cores: string[] = [];
   for (let offset = 0; offset < 3; offset++) {
-    const padded = new Uint8Array(offset + bytes.length);
-    padded.set(bytes, offset);
-    const text = base64(padded).replace(/=+$/, '');
+    const text = Buffer.concat([Buffer.alloc(offset), bytes])
+      .toString('base64')
+      .replace(/=+$/, '');
     const first = Math.ceil((offset * 8) / 6);
     const last = Math.floor(((offset + bytes.length) * 8) / 6);
     const core = text.slice(first, last);
     if (core.length >= MIN_SECRET_LENGTH) cores.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
   }
   return cores;
-}
-
-function hex(bytes: Uint8Array): string {
-  return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /**
@@ -47,14 +33,14 @@ function hex(bytes: Uint8Array): string {
  * twice, and every character as `\uXXXX`). Matched without regard to letter case.
  */
 export function secretSpellings(secret: string): string[] {
-  const bytes = utf8(secret);
+  const bytes = Buffer.from(secret, 'utf8');
   const json = JSON.stringify(secret).slice(1, -1);
   const forms = new Set([
     secret,
     encodeURIComponent(secret),
     new URLSearchParams({ s: secret }).toString().slice(2),
-    hex(bytes).replace(/(..)/g, '%$1'),
-    hex(bytes),
+    bytes.toString('hex').replace(/(..)/g, '%$1'),
+    bytes.toString('hex'),
     json,
     // Escaped twice: a JSON text quoted inside another (an error that quotes a request body).
     JSON.stringify(json).slice(1, -1),

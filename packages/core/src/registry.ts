@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { checkDefinition, checkTimeout, copyDefinition, describeTool, sameDefinition, type ToolDefinition } from './definition.js';
+import { describeTool } from './definition.js';
+import { checkDefinition, checkTimeout, copyDefinition, sameDefinition, type ToolDefinition } from './tool-definition.js';
 import type { Approval, ApproveHook } from './approval-policy.js';
 import { checkApprovalSetting, needsApproval, noApproverMessage, type ApprovalSetting } from './approval-policy.js';
 import { timeoutMessage } from './timeout-message.js';
@@ -116,10 +117,9 @@ class CallState {
 
   succeed(output: unknown, checked?: CheckedParts): Outcome {
     const { callId, name, input } = this;
-    const outcome: SuccessOutcome = { ok: true, callId, name, input, output, durationMs: 0 };
+    const outcome: SuccessOutcome = { ok: true, callId, name, input, output, durationMs: clock.now() - this.started };
     if (checked !== undefined && checked.parts.length > 0) outcome.parts = checked.parts;
     if (checked !== undefined && checked.issues.length > 0) outcome.partIssues = checked.issues;
-    outcome.durationMs = clock.now() - this.started;
     return this.#end(outcome);
   }
 
@@ -365,16 +365,11 @@ export class ToolRegistry {
     // Every input schema is a JSON object (checked at registration), and
     // valibot's object schemas would take an array for one.
     if (!isRecord(input)) {
-      const issue: CallIssue = { path: [], at: name, message: `expected object, received ${describeReceived(input)}` };
-      return state.fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', [issue]), issues: [issue] });
+      return invalidInput(state, [{ path: [], at: name, message: `expected object, received ${describeReceived(input)}` }]);
     }
     if (nonJson) {
-      const issue: CallIssue = {
-        path: nonJson.path,
-        at: formatPath(nonJson.path, name),
-        message: `expected ${nonJson.expected}, received ${nonJson.received}`,
-      };
-      return state.fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', [issue]), issues: [issue] });
+      const { path, expected, received } = nonJson;
+      return invalidInput(state, [{ path, at: formatPath(path, name), message: `expected ${expected}, received ${received}` }]);
     }
 
     const tool = entry.tool;
@@ -382,15 +377,15 @@ export class ToolRegistry {
       return this.#prepareAsync(state, entry, approve, options);
     }
     const parsed = v.safeParse(tool.input, input);
-    if (!parsed.success) return invalidInput(state, parsed.issues);
+    if (!parsed.success) return invalidInput(state, toCallIssues(state.name, parsed.issues));
     if (state.heard || signal !== undefined || (options?.timeoutMs ?? entry.timeoutMs ?? this.#options.timeoutMs) !== undefined) {
       return this.#run(state, entry, tool, parsed.output, options);
     }
 
     // The common call, written out here rather than in #run: nothing can stop it (no timeout,
     // no signal) or watch it (no subscribers, so no progress and no end event), and when the
-    // handler returns a value the call ends in this frame without three more calls: 5% of a
-    // dispatch of echo in A/B runs. Anything else goes through #run, as calls that wait do.
+    // handler returns a value the call ends in this frame without three more calls. Anything
+    // else goes through #run, as calls that wait do.
     const logger = this.#options.logger;
     let output: unknown;
     try {
@@ -428,7 +423,7 @@ export class ToolRegistry {
     }
 
     const parsed = tool.input.async ? await v.safeParseAsync(tool.input, state.input) : v.safeParse(tool.input, state.input);
-    if (!parsed.success) return invalidInput(state, parsed.issues);
+    if (!parsed.success) return invalidInput(state, toCallIssues(state.name, parsed.issues));
 
     if (typeof approve === 'function') {
       const denial = await askApproval(approve, { callId: state.callId, name, input: parsed.output }, entry.definition);
@@ -487,8 +482,7 @@ function handlerError(name: string, error: unknown): CallError {
   return { code: 'execution_failed', message: `${name} failed: ${describeThrown(error)}` };
 }
 
-function invalidInput(state: CallState, valibotIssues: readonly v.BaseIssue<unknown>[]): Outcome {
-  const issues = toCallIssues(state.name, valibotIssues);
+function invalidInput(state: CallState, issues: CallIssue[]): Outcome {
   return state.fail({ code: 'invalid_input', message: summarizeIssues('Invalid input for', issues), issues });
 }
 

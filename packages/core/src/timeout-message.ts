@@ -1,5 +1,5 @@
 import { needsApproval } from './approval-policy.js';
-import type { ToolDefinition } from './definition.js';
+import type { ToolDefinition } from './tool-definition.js';
 
 /**
  * The message of a `timeout` outcome. A tool that acts beyond the host (it needs approval) and

@@ -17,15 +17,20 @@ export const DEFAULT_MAX_CHARS = 30_000;
 /** Room for the truncation note, so a capped result never exceeds the cap. */
 const MIN_MAX_CHARS = 200;
 
+/** A cap as given: Infinity, or a whole number of at least `min`; `rule` says so in the error. */
+function checkCap(name: string, cap: number, min: number, rule: string): number {
+  if (cap === Infinity || (Number.isInteger(cap) && cap >= min)) return cap;
+  throw new RangeError(`${name} must be ${rule} (or Infinity), got ${String(cap)}.`);
+}
+
 export function checkMaxChars(options: ResultOptions | undefined): number {
-  const maxChars = options?.maxChars ?? DEFAULT_MAX_CHARS;
-  if (maxChars === Infinity) return maxChars;
-  if (typeof maxChars !== 'number' || !Number.isInteger(maxChars) || maxChars < MIN_MAX_CHARS) {
-    throw new RangeError(
-      `maxChars must be a whole number of characters, at least ${MIN_MAX_CHARS} (or Infinity), got ${String(maxChars)}.`,
-    );
-  }
-  return maxChars;
+  const rule = `a whole number of characters, at least ${MIN_MAX_CHARS}`;
+  return checkCap('maxChars', options?.maxChars ?? DEFAULT_MAX_CHARS, MIN_MAX_CHARS, rule);
+}
+
+/** The per-part byte cap an adapter applies: the caller's, else the API's own limit. */
+export function checkMaxPartBytes(options: ResultOptions | undefined, apiLimit: number): number {
+  return checkCap('maxPartBytes', options?.maxPartBytes ?? apiLimit, 0, 'a whole number of bytes');
 }
 
 function truncationNote(kept: number, total: number): string {

@@ -47,10 +47,7 @@ export async function dispatchCalls(
   if (!Array.isArray(calls)) {
     throw new TypeError("dispatchCalls expects an array of calls, as an adapter's parseCalls returns them.");
   }
-  const dispatchOptions: DispatchOptions = {};
-  if (options.signal) dispatchOptions.signal = options.signal;
-  if (options.timeoutMs !== undefined) dispatchOptions.timeoutMs = options.timeoutMs;
-  if (options.approve !== undefined) dispatchOptions.approve = options.approve;
+  const dispatchOptions: DispatchOptions = { signal: options.signal, timeoutMs: options.timeoutMs, approve: options.approve };
 
   const outcomes = new Array<Outcome>(calls.length);
   let next = 0;

@@ -11,8 +11,3 @@ export function definitionsOf(source: ToolSource): ToolDefinition[] {
   }
   return source as ToolDefinition[];
 }
-
-export function findDefinition(source: ToolSource, name: string): ToolDefinition | undefined {
-  if (isToolRegistry(source)) return source.get(name)?.definition;
-  return definitionsOf(source).find((definition) => definition.name === name);
-}

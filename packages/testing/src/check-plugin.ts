@@ -29,7 +29,7 @@ export async function checkPlugin(plugin: AnyPlugin, options: CheckPluginOptions
   let instance: PluginInstance;
   try {
     instance = await instantiatePlugin(plugin, {
-      ...(options.options !== undefined ? { options: options.options } : {}),
+      options: options.options,
       env: options.env ?? process.env,
       configName: 'the options given to checkPlugin',
       cwd: options.cwd ?? process.cwd(),

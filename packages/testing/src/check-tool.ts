@@ -1,5 +1,6 @@
 import { describeTool, isContractError, isToolName, TOOL_NAME_RULE, ToolRegistry, type AnyTool, type ToolDefinition } from '@toolshed/core';
 import { describeStrictProblems, strictSchemaProblems } from '@toolshed/providers';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { invalidArbitrary, type InvalidInput } from './json-arbitrary.js';
 import type { Problem, ProblemKind } from './problem.js';
 
@@ -41,10 +42,8 @@ function probed(tool: AnyTool, name: string, description: string, probe: Probe):
   };
 }
 
-const delay = (ms: number) =>
-  new Promise<'late'>((resolve) => {
-    setTimeout(() => resolve('late'), ms).unref();
-  });
+// Not ref'd: a timer still pending after the handler settled must not hold the process open.
+const delay = (ms: number) => sleep(ms, 'late' as const, { ref: false });
 
 function preview(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
@@ -146,10 +145,7 @@ export async function checkTool(tool: AnyTool, options: CheckToolOptions = {}): 
     const controller = new AbortController();
     let settled: Promise<'settled'> | undefined;
     probe.onRun = (running) => {
-      settled = Promise.resolve(running).then(
-        () => 'settled' as const,
-        () => 'settled' as const,
-      );
+      settled = Promise.allSettled([running]).then(() => 'settled' as const);
       // Abort once the handler has started and reached its first await.
       setImmediate(() => controller.abort(new Error('aborted by the conformance check')));
     };

@@ -1,9 +1,8 @@
 import { DEFAULT_MAX_PART_BYTES, needsApproval, type ErrorCode, type ToolRegistry } from '@toolshed/core';
 import { hasParts } from '../parts/has-parts.js';
-import { checkMaxPartBytes } from '../parts/max-part-bytes.js';
 import { markedContent, modelOutput } from './content.js';
 import { jsonSchema, tool, type ToolSet } from 'ai';
-import { capText, checkMaxChars, emptyResultText, type ResultOptions, structuredOutput } from '../result-text.js';
+import { capText, checkMaxChars, checkMaxPartBytes, emptyResultText, type ResultOptions, structuredOutput } from '../result-text.js';
 
 /**
  * The registry's tools as an AI SDK tool set for `generateText` / `streamText`.
@@ -39,10 +38,7 @@ export function toAiSdkTools(registry: ToolRegistry, options?: ResultOptions): T
       execute: async (input, { toolCallId, abortSignal }) => {
         const outcome = await registry.dispatch(
           { name, input, callId: toolCallId },
-          {
-            ...(abortSignal ? { signal: abortSignal } : {}),
-            ...(approvedBySdk ? { approve: 'allow-all' as const } : {}),
-          },
+          { signal: abortSignal, approve: approvedBySdk ? 'allow-all' : undefined },
         );
         // Nothing at all would reach some APIs as an empty result, which they refuse.
         if (!outcome.ok) throw new ToolCallFailed(outcome.error.code, capText(outcome.error.message, maxChars));

@@ -3,8 +3,7 @@ import { hasParts } from '../parts/has-parts.js';
 import type { Adapter } from '../adapter.js';
 import { callIdOf, replyIdOf } from '../call-id.js';
 import { stringField } from '../parsed-call.js';
-import { checkMaxChars, outcomeText } from '../result-text.js';
-import { checkMaxPartBytes } from '../parts/max-part-bytes.js';
+import { checkMaxChars, checkMaxPartBytes, outcomeText } from '../result-text.js';
 import { ANTHROPIC_MAX_PART_BYTES, anthropicBlocks, type AnthropicToolResultBlock } from './parts.js';
 import { definitionsOf } from '../source.js';
 

@@ -2,11 +2,10 @@ import type { JsonSchema, Outcome } from '@toolshed/core';
 import type { Adapter } from '../adapter.js';
 import { callIdOf, isLocalCallId } from '../call-id.js';
 import { stringField } from '../parsed-call.js';
-import { capText, checkMaxChars, structuredOutput } from '../result-text.js';
+import { capText, checkMaxChars, checkMaxPartBytes, structuredOutput } from '../result-text.js';
 import { definitionsOf } from '../source.js';
 import { toGeminiSchema } from './schema.js';
 import { hasParts } from '../parts/has-parts.js';
-import { checkMaxPartBytes } from '../parts/max-part-bytes.js';
 import { GEMINI_MAX_PART_BYTES, geminiParts, type GeminiFunctionResponseInlinePart } from './parts.js';
 
 /** A Gemini `FunctionDeclaration`. */
@@ -64,14 +63,6 @@ function responseOf(outcome: Outcome, maxChars: number): GeminiFunctionResponseP
   return written.ok ? { output: written.output ?? null } : { error: { code: 'invalid_output', message: written.message } };
 }
 
-function addParts(
-  response: GeminiFunctionResponsePart['functionResponse'],
-  split: { parts: GeminiFunctionResponseInlinePart[]; notes: string[] },
-): void {
-  if (split.parts.length > 0) response.parts = split.parts;
-  if (split.notes.length > 0 && 'output' in response.response) response.response = { ...response.response, notes: split.notes };
-}
-
 /**
  * Gemini. Tools: `[{functionDeclarations}]`, parameters converted to the
  * schema subset Gemini accepts (`toGeminiSchema`). Calls: the `functionCall`
@@ -100,10 +91,14 @@ export const gemini: Adapter<GeminiTools, GeminiFunctionResponseContent, 'gemini
     const maxChars = checkMaxChars(options);
     const maxPartBytes = checkMaxPartBytes(options, GEMINI_MAX_PART_BYTES);
     const parts = outcomes.map((outcome) => {
-      const part: GeminiFunctionResponsePart = { functionResponse: { name: outcome.name, response: responseOf(outcome, maxChars) } };
-      if (outcome.ok && hasParts(outcome)) addParts(part.functionResponse, geminiParts(outcome, maxChars, maxPartBytes));
-      if (!isLocalCallId(outcome.callId)) part.functionResponse.id = outcome.callId;
-      return part;
+      const response: GeminiFunctionResponsePart['functionResponse'] = { name: outcome.name, response: responseOf(outcome, maxChars) };
+      if (outcome.ok && hasParts(outcome)) {
+        const { parts, notes } = geminiParts(outcome, maxChars, maxPartBytes);
+        if (parts.length > 0) response.parts = parts;
+        if (notes.length > 0 && 'output' in response.response) response.response = { ...response.response, notes };
+      }
+      if (!isLocalCallId(outcome.callId)) response.id = outcome.callId;
+      return { functionResponse: response };
     });
     return { role: 'user', parts };
   },

@@ -1,7 +1,7 @@
 import { isRecord } from '@toolshed/core/contract';
 import type { SuccessOutcome } from '@toolshed/core';
 import { partIssueNotes } from '../part-notes.js';
-import { capText, DEFAULT_MAX_CHARS, emptyResultText, unwritableOutputMessage } from '../result-text.js';
+import { capText, DEFAULT_MAX_CHARS, emptyResultText, outputText, unwritableOutputMessage } from '../result-text.js';
 import { type McpContent, mcpContent } from './content.js';
 
 /** An MCP `tools/call` result (`CallToolResult`): text, then the call's content parts as MCP blocks. */
@@ -30,17 +30,15 @@ export function errorResult(message: string, maxChars: number = DEFAULT_MAX_CHAR
  * failed may send it again). No client refuses that, because `tools/list` lists no
  * output schemas.
  */
-
 export function successResult(name: string, output: unknown, maxChars: number = DEFAULT_MAX_CHARS): McpCallToolResult {
-  let json: string | undefined;
+  let text: string;
   try {
-    json = JSON.stringify(output);
+    text = outputText(output);
   } catch (error) {
     return errorResult(unwritableOutputMessage(name, error));
   }
   // Some clients pass results on to APIs that refuse an empty one (Anthropic's tool_result).
-  const text = typeof output === 'string' ? output : json;
-  if (text === undefined || text === '') return { content: [{ type: 'text', text: emptyResultText(name) }] };
+  if (text === '') return { content: [{ type: 'text', text: emptyResultText(name) }] };
   if (text.length > maxChars) return { content: [{ type: 'text', text: capText(text, maxChars) }] };
   const result: McpCallToolResult = { content: [{ type: 'text', text }] };
   if (isRecord(output)) result.structuredContent = output;

@@ -1,8 +1,7 @@
 import type { Outcome } from '@toolshed/core';
 import { replyIdOf } from '../call-id.js';
 import { hasParts } from '../parts/has-parts.js';
-import { checkMaxPartBytes } from '../parts/max-part-bytes.js';
-import { checkMaxChars, outcomeText, type ResultOptions } from '../result-text.js';
+import { checkMaxChars, checkMaxPartBytes, outcomeText, type ResultOptions } from '../result-text.js';
 import { chatParts, OPENAI_MAX_PART_BYTES, type OpenAIChatUserPart, type OpenAIFunctionOutputItem, responsesItems } from './parts.js';
 
 /** A Chat Completions `role: "tool"` message. */

@@ -1,7 +1,7 @@
 import { isToolRegistry, type ToolDefinition, type ToolRegistry } from '@toolshed/core';
 import type { ParseOptions } from '../adapter.js';
 import type { ParsedToolCall } from '../parsed-call.js';
-import { findDefinition, type ToolSource } from '../source.js';
+import { definitionsOf, type ToolSource } from '../source.js';
 import { restoreOmittedKeys } from './strict-restore.js';
 import { toStrictSchema, type NullPlan } from './strict-schema.js';
 
@@ -20,13 +20,13 @@ function nullPlanFor(source: ToolSource, name: string): NullPlan | undefined {
     let plans = registryPlans.get(source);
     if (!plans) registryPlans.set(source, (plans = new Map()));
     if (!plans.has(name)) {
-      const definition = findDefinition(source, name);
+      const definition = source.get(name)?.definition;
       if (!definition) return undefined;
       plans.set(name, planOf(definition));
     }
     return plans.get(name);
   }
-  const definition = findDefinition(source, name);
+  const definition = definitionsOf(source).find((definition) => definition.name === name);
   if (!definition) return undefined;
   if (!definitionPlans.has(definition)) definitionPlans.set(definition, planOf(definition));
   return definitionPlans.get(definition);

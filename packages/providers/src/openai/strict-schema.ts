@@ -96,7 +96,7 @@ function typeOfValue(value: unknown): string | undefined {
 }
 
 /** Whether a (rewritten) schema already lets the model send `null`. */
-export function acceptsNull(schema: JsonSchema): boolean {
+function acceptsNull(schema: JsonSchema): boolean {
   const { type } = schema;
   if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
   if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
@@ -277,7 +277,9 @@ export function toStrictSchema(schema: JsonSchema): StrictRewrite {
       reason: `it has ${totals.enumValues} enum values in all; strict mode allows at most ${MAX_ENUM_VALUES}`,
     });
   }
-  if (totals.problems.length > 0) return { ok: false, problems: dedupe(totals.problems) };
+  // One problem per field and reason, in the order found (if, then and else give the same one).
+  const problems = [...new Map(totals.problems.map((problem) => [`${problem.at}\u0000${problem.reason}`, problem])).values()];
+  if (problems.length > 0) return { ok: false, problems };
   return { ok: true, schema: strict, nulls: plan };
 }
 
@@ -285,16 +287,6 @@ export function toStrictSchema(schema: JsonSchema): StrictRewrite {
 export function strictSchemaProblems(schema: JsonSchema): StrictProblem[] {
   const result = toStrictSchema(schema);
   return result.ok ? [] : result.problems;
-}
-
-function dedupe(problems: StrictProblem[]): StrictProblem[] {
-  const seen = new Set<string>();
-  return problems.filter((problem) => {
-    const key = `${problem.at}\u0000${problem.reason}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 /** `field "tags": reason` lines for one tool, as errors and the CLI print them. */
