@@ -2,7 +2,7 @@ import type { ApprovalSetting, DispatchOptions, Outcome, ToolCall, ToolRegistry 
 import type { Adapter } from './adapter.js';
 import { callIdOf } from './call-id.js';
 import type { ParsedToolCall } from './parsed-call.js';
-import { checkMaxChars, type ResultOptions } from './result-text.js';
+import { checkMaxChars, checkMaxPartBytes, type ResultOptions } from './result-text.js';
 
 export interface RunToolCallsOptions {
   /** How many calls run at once (default 4). */
@@ -81,10 +81,14 @@ export async function runToolCalls<Results>(
   reply: unknown,
   options: RunToolCallsOptions & ResultOptions = {},
 ): Promise<ToolCallsRun<Results>> {
-  const { maxChars, ...dispatchOptions } = options;
-  const resultOptions: ResultOptions = maxChars === undefined ? {} : { maxChars };
+  const { maxChars, maxPartBytes, ...dispatchOptions } = options;
+  const resultOptions: ResultOptions = {
+    ...(maxChars === undefined ? {} : { maxChars }),
+    ...(maxPartBytes === undefined ? {} : { maxPartBytes }),
+  };
   // Refused before anything runs: a bad cap must not surface after the tools have acted.
   checkMaxChars(resultOptions);
+  checkMaxPartBytes(resultOptions, Number.POSITIVE_INFINITY);
   const outcomes = await dispatchCalls(registry, adapter.parseCalls(reply, { tools: registry }), dispatchOptions);
   return { outcomes, results: adapter.results(outcomes, resultOptions) };
 }

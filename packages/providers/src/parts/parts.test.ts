@@ -14,6 +14,7 @@ import { gemini } from '../gemini/adapter.js';
 import { mcp } from '../mcp/adapter.js';
 import { openaiChat } from '../openai/chat.js';
 import { openaiResponses } from '../openai/responses.js';
+import { runToolCalls } from '../run-tool-calls.js';
 import { makeRegistry } from '../tools.fixture.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -69,6 +70,38 @@ describe('Anthropic', () => {
       },
     ]);
     expect(JSON.stringify(result)).not.toContain(PNG.slice(0, 12));
+  });
+
+  it('runToolCalls hands its maxPartBytes to the results, and refuses a bad one before any tool runs', async () => {
+    let runs = 0;
+    const registry = new ToolRegistry({ approve: 'allow-all' });
+    registry.register(
+      defineTool({
+        name: 'shot',
+        description: 'Takes a screenshot.',
+        input: v.object({}),
+        annotations: { readOnly: true },
+        parts: ['image'],
+        run: () => {
+          runs++;
+          return withParts('Took a screenshot.', [image]);
+        },
+      }),
+    );
+    const reply = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'shot', input: {} }] };
+    await expect(runToolCalls(registry, anthropic, reply, { maxPartBytes: -1 })).rejects.toThrow(
+      'maxPartBytes must be a whole number of bytes',
+    );
+    expect(runs).toBe(0);
+    const { results } = await runToolCalls(registry, anthropic, reply, { maxPartBytes: 10 });
+    expect(runs).toBe(1);
+    expect(results.content[0]!.content).toEqual([
+      { type: 'text', text: 'Took a screenshot.' },
+      {
+        type: 'text',
+        text: "[Part 0 of shot's result (image, image/png, 70 bytes, shot.png) was not sent: Anthropic takes at most 10 bytes per part. Ask the tool for a smaller one (a crop, a lower resolution, fewer pages).]",
+      },
+    ]);
   });
 
   it('sends parts alone when the tool gave no text, and the notes on parts the registry left out', async () => {
