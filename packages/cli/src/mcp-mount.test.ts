@@ -434,7 +434,9 @@ describe('in code, renamed, and at once', () => {
       rmSync(path.join(dir, 'node_modules/.cache'), { recursive: true, force: true });
       const runs = await Promise.all([0, 1, 2].map(() => toolshed(dir, ['list', '--json'], env)));
       for (const run of runs) {
-        expect(run).toMatchObject({ code: 0, stderr: '' });
+        expect(run.code, run.stderr).toBe(0);
+        // Nothing on stderr but, on a loaded machine, the notice that the server is slow to start.
+        expect(run.stderr.split('\n').filter((line) => line !== '' && !line.includes('is still starting'))).toEqual([]);
         expect((JSON.parse(run.stdout) as { name: string }[]).map((tool) => tool.name)).toEqual(['whoami', 'wipe', 'multiply', 'grow']);
       }
       const files = cacheFiles(dir);
