@@ -210,8 +210,8 @@ async function openPage(): Promise<Page> {
 let shared: Page | undefined;
 
 // What the tests read of an <img>, an <audio> and a <progress> (the CLI's types have no DOM).
-type Drawn = { naturalWidth: number; naturalHeight: number };
-type Played = { duration: number };
+type Drawn = { naturalWidth: number; naturalHeight: number; complete: boolean };
+type Played = { duration: number; readyState: number };
 type Bar = { value: number; max: number };
 const page = async () => (shared ??= await openPage());
 
@@ -322,7 +322,8 @@ describe('toolshed inspect in a browser', () => {
     await p.click('#try-call');
     const img = p.locator('#try-outcome img[data-part-image="image/png"]');
     await img.waitFor();
-    await p.waitForFunction("document.querySelector('#try-outcome img').complete");
+    // Polled from the test: Playwright's waitForFunction polls by eval in the page, which the page's CSP refuses.
+    await expect.poll(() => img.evaluate((node) => (node as unknown as Drawn).complete), { timeout: 20_000 }).toBe(true);
     await expect(
       img.evaluate((node) => [(node as unknown as Drawn).naturalWidth, (node as unknown as Drawn).naturalHeight]),
     ).resolves.toEqual([7, 5]);
@@ -341,7 +342,9 @@ describe('toolshed inspect in a browser', () => {
     await audio.waitFor();
     await expect(audio.getAttribute('controls')).resolves.toBe('');
     // One second of audio: the browser decoded the part's bytes.
-    await p.waitForFunction("document.querySelector('#try-outcome audio').readyState >= 1");
+    await expect
+      .poll(() => audio.evaluate((node) => (node as unknown as Played).readyState), { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(1);
     await expect(audio.evaluate((node) => (node as unknown as Played).duration)).resolves.toBeCloseTo(1, 2);
     const link = p.locator('#try-outcome a[data-part-download="application/pdf"]');
     await expect(link.textContent()).resolves.toBe(`Download note.pdf (application/pdf, ${PDF.length} bytes)`);
