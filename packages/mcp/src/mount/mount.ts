@@ -1,5 +1,6 @@
 // The light entry of core: no valibot at import (the host imports this module for `toolshed list`).
 import {
+  describeThrown,
   isToolError,
   jsonSchemaInput,
   type JsonSchemaProblem,
@@ -45,10 +46,6 @@ function loadHeavy(): Promise<Heavy> {
  * send them as fast as it likes: each listing reads, checks and caches every tool.
  */
 export const RELIST_INTERVAL_MS = 1000;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function copy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
@@ -103,7 +100,7 @@ class ServerMount implements McpMount {
     try {
       writeCache(this.#file, this.#key(), this.name, tools);
     } catch (error) {
-      this.#log(`${this.#server}: could not write its manifest cache ${this.#file}: ${messageOf(error)}`);
+      this.#log(`${this.#server}: could not write its manifest cache ${this.#file}: ${describeThrown(error)}`);
     }
   }
 
@@ -172,7 +169,7 @@ class ServerMount implements McpMount {
       } catch (error) {
         return {
           ...listedTool,
-          'toolshed/unusable': `its schema cannot be compiled (${messageOf(error)})`,
+          'toolshed/unusable': `its schema cannot be compiled (${describeThrown(error)})`,
         };
       }
     });
@@ -280,7 +277,7 @@ class ServerMount implements McpMount {
       this.#state = { status: 'idle' };
       throw new ToolError(
         'execution_failed',
-        `${this.#server} was not started: the MCP client could not be loaded (${messageOf(error)}); reinstall @toolshed/mcp.`,
+        `${this.#server} was not started: the MCP client could not be loaded (${describeThrown(error)}); reinstall @toolshed/mcp.`,
       );
     }
     // A stdio entry with no tools cached: the server may never have run here (`npx -y` installs first).
@@ -300,7 +297,7 @@ class ServerMount implements McpMount {
       );
     } catch (error) {
       if (shutdown.signal.aborted) throw this.#closedError();
-      const message = this.#redact(`${this.#server} ${messageOf(error)}.`);
+      const message = this.#redact(`${this.#server} ${describeThrown(error)}.`);
       this.#fail(message);
       throw new ToolError('execution_failed', message);
     } finally {
@@ -383,7 +380,7 @@ class ServerMount implements McpMount {
       // and the new list waits in the cache for the next start (or refresh()).
       mounted = await this.#list(connection, false);
     } catch (error) {
-      this.#log(`${this.#server} said its tools changed, but listing them failed: ${messageOf(error)}`);
+      this.#log(`${this.#server} said its tools changed, but listing them failed: ${describeThrown(error)}`);
       return;
     }
     this.#log(`${this.#server}: its tools changed; the manifest cache is rewritten.`);
@@ -391,7 +388,7 @@ class ServerMount implements McpMount {
       try {
         listener(this.#definitions(mounted));
       } catch (error) {
-        this.#log(`${this.#server}: a tools-changed listener threw: ${messageOf(error)}`);
+        this.#log(`${this.#server}: a tools-changed listener threw: ${describeThrown(error)}`);
       }
     }
   }
@@ -446,7 +443,7 @@ function validator(schema: { [key: string]: unknown }, source: string, which: 'i
         {
           path: [],
           kind: 'check',
-          message: `cannot be checked: ${source} gave this tool an ${which} schema that does not compile (${messageOf(error)})`,
+          message: `cannot be checked: ${source} gave this tool an ${which} schema that does not compile (${describeThrown(error)})`,
         },
       ];
     }
