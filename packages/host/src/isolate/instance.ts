@@ -1,5 +1,5 @@
 import type { AnyTool, PluginInstance, ToolAnnotations, ToolDefinition } from '@toolshed/core';
-import { PluginError, type ResolvedPermissions } from '@toolshed/core/contract';
+import { PluginError, type ResolvedPermissions, ToolError } from '@toolshed/core/contract';
 import type { McpMount, McpServerConfig } from '@toolshed/mcp/mount';
 import type { ManifestTool } from '../manifest.js';
 import { cacheDir, INSTALL_MCP, loadMountRuntime } from '../mcp/runtime.js';
@@ -138,8 +138,15 @@ export async function isolatedInstance(plugin: IsolatedPlugin, manifest: readonl
   const mcpEntry = createRequire(join(plugin.cwd, 'package.json')).resolve('@toolshed/mcp', {
     paths: [plugin.cwd, dirname(fileURLToPath(import.meta.url))],
   });
-  let current: { mount: McpMount; folder: string; ready: Promise<void>; stopped?: Promise<void> } | undefined;
-  const start = () => {
+  type Running = { mount: McpMount; folder: string; ready: Promise<void>; stopped?: Promise<void> };
+  // The process new calls go to, and every process not yet ended (one let go is still ending).
+  let current: Running | undefined;
+  const running = new Set<Running>();
+  let closed = false;
+  const start = (): Running => {
+    // Once closed, nothing is started again: no one would end it.
+    if (closed)
+      throw new ToolError('execution_failed', `plugin "${plugin.name}" is closed (the host is shutting down); its tools cannot run.`);
     const { config, folder } = childConfig(plugin, manifest, sandbox, mcpEntry);
     const mount = runtime.mountServer(config, {
       cwd: plugin.cwd,
@@ -151,12 +158,15 @@ export async function isolatedInstance(plugin: IsolatedPlugin, manifest: readonl
     });
     const ready = mount.refresh().then((listed) => checkListing(listed, manifest));
     current = { mount, folder, ready };
+    running.add(current);
     return current;
   };
-  const stop = async (which: typeof current) => {
-    if (!which) return;
+  const stop = async (which: Running) => {
     if (current === which) current = undefined;
-    which.stopped ??= which.mount.close().finally(() => removePrivateFolder(which.folder));
+    which.stopped ??= which.mount.close().finally(() => {
+      removePrivateFolder(which.folder);
+      running.delete(which);
+    });
     await which.stopped;
   };
   const first = start();
@@ -181,28 +191,28 @@ export async function isolatedInstance(plugin: IsolatedPlugin, manifest: readonl
       ...(definition.annotations ? { annotations: { ...definition.annotations } } : { annotations: undefined }),
       ...(entry.timeoutMs !== undefined ? { timeoutMs: entry.timeoutMs } : {}),
       run: async (input, ctx) => {
-        const running = current ?? start();
+        const child = current ?? start();
         try {
-          await running.ready;
+          await child.ready;
         } catch (error) {
-          // A process that did not start is not kept: the next call starts a fresh one.
-          await stop(running);
+          // A child that did not start is not kept: the next call starts a fresh one.
+          await stop(child);
           throw error;
         }
-        // Given up on while its process started (a restart can outlast a short timeout): nothing of
-        // this call ran, so the process is kept for the next call rather than started yet again.
+        // Given up on while its child started (a restart can outlast a short timeout): nothing of
+        // this call ran, so the child is kept for the next call rather than started yet again.
         ctx.signal.throwIfAborted();
-        // Stopped while in the child, the call ends its process (the plugin may go on spinning). It is
+        // Stopped while in the child, the call ends its child (the plugin may go on spinning). It is
         // let go at once, so a call made right after the timeout starts a fresh one instead of joining it.
         const letGo = () => {
-          if (current === running) current = undefined;
+          if (current === child) current = undefined;
         };
         ctx.signal.addEventListener('abort', letGo, { once: true });
         try {
-          return await running.mount.tool(manifest[index]!.definition.name).run(input, ctx);
+          return await child.mount.tool(manifest[index]!.definition.name).run(input, ctx);
         } finally {
           ctx.signal.removeEventListener('abort', letGo);
-          if (ctx.signal.aborted) await stop(running);
+          if (ctx.signal.aborted) await stop(child);
         }
       },
     } as AnyTool;
@@ -211,6 +221,10 @@ export async function isolatedInstance(plugin: IsolatedPlugin, manifest: readonl
     plugin: { name: plugin.name, apiVersion: 1, tools },
     tools,
     definitions: manifest.map((entry) => entry.definition),
-    close: () => stop(current),
+    // Every process, the current one and any still ending, is ended before close resolves.
+    close: async () => {
+      closed = true;
+      await Promise.all([...running].map(stop));
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -152,6 +153,16 @@ export default definePlugin({
       writeFileSync(entry, code);
       const again = await call('ping');
       expect(again, JSON.stringify(again)).toMatchObject({ ok: true });
+      expect(starts()).toBe(3);
+      // Closing ends every process, one still ending after a stopped call too, and starts none after.
+      expect(await call('hang', 300)).toMatchObject({ ok: false, error: { code: 'timeout' } });
+      await host.close();
+      expect(readdirSync(tmpdir()).filter((name) => name.startsWith('toolshed-isolated-isolated-starter-'))).toEqual([]);
+      const late = await call('ping');
+      expect(late, JSON.stringify(late)).toMatchObject({
+        ok: false,
+        error: { code: 'execution_failed', message: expect.stringContaining('plugin "starter" is closed') },
+      });
       expect(starts()).toBe(3);
     } finally {
       await host.close();
