@@ -127,6 +127,9 @@ export default definePlugin({
     const log = p.write('starts.log', '');
     p.config({ plugins: [{ plugin: 'starter', isolate: true, grant: { write: ['starts.log'] } }] });
     const starts = () => readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+    // The plugin's private folders; those an earlier, killed run left behind are not this host's.
+    const folders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('toolshed-isolated-isolated-starter-'));
+    const before = new Set(folders());
     const call = (name: string, timeoutMs?: number) =>
       host.registry.dispatch({ name, input: {} }, timeoutMs === undefined ? undefined : { timeoutMs });
     const host = await createHost({ cwd: p.dir });
@@ -157,7 +160,7 @@ export default definePlugin({
       // Closing ends every process, one still ending after a stopped call too, and starts none after.
       expect(await call('hang', 300)).toMatchObject({ ok: false, error: { code: 'timeout' } });
       await host.close();
-      expect(readdirSync(tmpdir()).filter((name) => name.startsWith('toolshed-isolated-isolated-starter-'))).toEqual([]);
+      expect(folders().filter((name) => !before.has(name))).toEqual([]);
       const late = await call('ping');
       expect(late, JSON.stringify(late)).toMatchObject({
         ok: false,
