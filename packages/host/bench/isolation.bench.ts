@@ -1,8 +1,10 @@
 // An isolated plugin's call (the echo plugin in its own process under the OS sandbox, reached
 // through @toolshed/mcp's mount) against the same plugin in an unsandboxed child over the same
 // bridge (the same child entry, mount and registry, without the sandbox): sequential calls, and
-// the first call of a fresh host (process and sandbox start included). Ratios and targets:
-// scripts/bench-report.mjs and bench/targets.json.
+// the first call of a fresh host (process and sandbox start included); and, for what that
+// first call is made of, the kept sandbox's own start (its CLI running `node -e 0`). Ratios and
+// targets: scripts/bench-report.mjs and bench/targets.json.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -100,4 +102,29 @@ describe('first call (process start included): isolated vs unsandboxed child', (
     },
     { ...starts, teardown: (_task, mode) => void (mode === 'run' && rmSync(project, { recursive: true, force: true })) },
   );
+});
+
+// No target: what the sandbox itself costs before a plugin's process can start, against a bare
+// Node start. The sandbox's CLI (srt) starts Node, loads its package, checks its programs, starts
+// its proxies and their bridges, then bubblewrap; the isolated first call above pays it once.
+const srt = path.join(path.dirname(path.dirname(require.resolve('@anthropic-ai/sandbox-runtime'))), 'dist', 'cli.js');
+const settingsDir = mkdtempSync(path.join(os.tmpdir(), 'toolshed-isolation-bench-srt-'));
+const settings = path.join(settingsDir, 'settings.json');
+writeFileSync(
+  settings,
+  JSON.stringify({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: [], denyWrite: [] } }),
+);
+const exits = (command: string, args: string[]) => {
+  const { status, stderr } = spawnSync(command, args, {
+    cwd: settingsDir,
+    env: { ...process.env, HOME: settingsDir, TMPDIR: settingsDir },
+  });
+  if (status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${status}: ${stderr}`);
+};
+describe("the sandbox's own start: its CLI running node -e 0 vs node -e 0", () => {
+  bench('floor: node -e 0', () => exits(process.execPath, ['-e', '0']), starts);
+  bench('srt -- node -e 0', () => exits(process.execPath, [srt, '--settings', settings, '--', process.execPath, '-e', '0']), {
+    ...starts,
+    teardown: (_task, mode) => void (mode === 'run' && rmSync(settingsDir, { recursive: true, force: true })),
+  });
 });
