@@ -80,29 +80,37 @@ describe('echo call: isolated plugin vs the same plugin in an unsandboxed child'
   );
 });
 
-const starts = { iterations: 8, time: 0, warmupIterations: 1, warmupTime: 0 };
-describe('first call (process start included): isolated vs unsandboxed child', () => {
-  bench(
-    'floor: unsandboxed child, first call',
-    async () => {
-      const fresh = await unsandboxed();
-      const outcome = await fresh.registry.dispatch({ name: 'echo', input });
-      await fresh.close();
-      if (!outcome.ok) throw new Error(outcome.error.message);
-    },
-    starts,
-  );
-  bench(
-    'isolated, first call',
-    async () => {
-      const host = await createHost({ cwd: project, config });
-      const outcome = await host.registry.dispatch({ name: 'echo', input });
-      await host.close();
-      if (!outcome.ok) throw new Error(outcome.error.message);
-    },
-    { ...starts, teardown: (_task, mode) => void (mode === 'run' && rmSync(project, { recursive: true, force: true })) },
-  );
-});
+// In rounds, each its own group (scripts/bench-report.mjs takes the median of the rounds' ratios):
+// one case's samples run back to back, and a floor timed in a quiet minute against a case timed
+// in a busy one would give a false ratio.
+const ROUNDS = 4;
+const starts = { iterations: 3, time: 0, warmupIterations: 1, warmupTime: 0 };
+for (let round = 1; round <= ROUNDS; round++)
+  describe(`first call (process start included): isolated vs unsandboxed child (round ${round})`, () => {
+    bench(
+      'floor: unsandboxed child, first call',
+      async () => {
+        const fresh = await unsandboxed();
+        const outcome = await fresh.registry.dispatch({ name: 'echo', input });
+        await fresh.close();
+        if (!outcome.ok) throw new Error(outcome.error.message);
+      },
+      starts,
+    );
+    bench(
+      'isolated, first call',
+      async () => {
+        const host = await createHost({ cwd: project, config });
+        const outcome = await host.registry.dispatch({ name: 'echo', input });
+        await host.close();
+        if (!outcome.ok) throw new Error(outcome.error.message);
+      },
+      {
+        ...starts,
+        teardown: (_task, mode) => void (mode === 'run' && round === ROUNDS && rmSync(project, { recursive: true, force: true })),
+      },
+    );
+  });
 
 // No target: what the sandbox itself costs before a plugin's process can start, against a bare
 // Node start. The sandbox's CLI (srt) starts Node, loads its package, checks its programs, starts
