@@ -129,10 +129,12 @@ const exits = (command: string, args: string[]) => {
   });
   if (status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${status}: ${stderr}`);
 };
+// Its own sample count: short processes, and one block each is enough for a figure without a target.
+const spawns = { iterations: 8, time: 0, warmupIterations: 1, warmupTime: 0 };
 describe("the sandbox's own start: its CLI running node -e 0 vs node -e 0", () => {
-  bench('floor: node -e 0', () => exits(process.execPath, ['-e', '0']), starts);
+  bench('floor: node -e 0', () => exits(process.execPath, ['-e', '0']), spawns);
   bench('srt -- node -e 0', () => exits(process.execPath, [srt, '--settings', settings, '--', process.execPath, '-e', '0']), {
-    ...starts,
+    ...spawns,
     teardown: (_task, mode) => void (mode === 'run' && rmSync(settingsDir, { recursive: true, force: true })),
   });
 });
